@@ -1,0 +1,239 @@
+//! Directions and direction masks ("flags").
+
+use core::fmt;
+
+/// One of the eight directions a line on the board runs, clockwise from north.
+///
+/// The discriminant is the bit a piece's flag mask uses for it (RULES.md section 2).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(u8)]
+pub enum Direction {
+    /// Up the board (towards rank 9): bit 0.
+    N = 0,
+    /// Bit 1.
+    NE = 1,
+    /// Towards file `i`: bit 2.
+    E = 2,
+    /// Bit 3.
+    SE = 3,
+    /// Towards rank 1: bit 4.
+    S = 4,
+    /// Bit 5.
+    SW = 5,
+    /// Towards file `a`: bit 6.
+    W = 6,
+    /// Bit 7.
+    NW = 7,
+}
+
+impl Direction {
+    /// Number of directions.
+    pub const NUM: usize = 8;
+    /// All directions, clockwise from north.
+    pub const ALL: [Direction; 8] = [
+        Direction::N,
+        Direction::NE,
+        Direction::E,
+        Direction::SE,
+        Direction::S,
+        Direction::SW,
+        Direction::W,
+        Direction::NW,
+    ];
+
+    /// The direction with this bit number, or `None` for 8 or more.
+    #[inline]
+    #[must_use]
+    pub const fn from_index(i: u8) -> Option<Direction> {
+        if i < 8 { Some(Direction::ALL[i as usize]) } else { None }
+    }
+
+    /// The bit number, 0 (N) to 7 (NW).
+    #[inline]
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// `(dfile, drank)` of one step in this direction.
+    #[inline]
+    #[must_use]
+    pub const fn delta(self) -> (i8, i8) {
+        const D: [(i8, i8); 8] =
+            [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+        D[self as usize]
+    }
+
+    /// The direction `steps` eighths of a turn clockwise from this one.
+    #[inline]
+    #[must_use]
+    pub const fn rotate(self, steps: u8) -> Direction {
+        Direction::ALL[((self as u8 + steps) & 7) as usize]
+    }
+
+    /// The opposite direction.
+    #[inline]
+    #[must_use]
+    pub const fn opposite(self) -> Direction {
+        self.rotate(4)
+    }
+
+    /// Upper-case compass name (`"N"`, `"NE"`, ...).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        ["N", "NE", "E", "SE", "S", "SW", "W", "NW"][self as usize]
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A direction mask: bit `k` set means a flag (permission to move) in direction `k`.
+///
+/// Any `u8` is a mask; only masks with 1 to 4 flags are pieces (see [`crate::Piece`]).
+///
+/// ```
+/// use ploy_core::{Direction, Flags, PieceKind};
+/// let shield = Flags::from(Direction::N);
+/// assert_eq!(shield.rotate(3), Flags::from(Direction::SE));
+/// let commander = Flags::new(170); // NE, SE, SW, NW
+/// assert_eq!(commander.count(), 4);
+/// assert_eq!(commander.kind(), Some(PieceKind::Commander));
+/// assert_eq!(commander.rotate(2), commander);
+/// assert!(commander.contains(Direction::SW));
+/// assert_eq!(commander.iter().collect::<Vec<_>>(),
+///            [Direction::NE, Direction::SE, Direction::SW, Direction::NW]);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
+pub struct Flags(pub u8);
+
+impl Flags {
+    /// No flags.
+    pub const EMPTY: Flags = Flags(0);
+
+    /// The mask with these bits.
+    #[inline]
+    #[must_use]
+    pub const fn new(bits: u8) -> Flags {
+        Flags(bits)
+    }
+
+    /// The bits.
+    #[inline]
+    #[must_use]
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// Number of flags.
+    #[inline]
+    #[must_use]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether there is a flag in `dir`.
+    #[inline]
+    #[must_use]
+    pub const fn contains(self, dir: Direction) -> bool {
+        self.0 & (1 << dir as u8) != 0
+    }
+
+    /// Whether there are no flags.
+    #[inline]
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The mask turned `steps` eighths of a turn clockwise (bit `k` to bit `(k + steps) % 8`).
+    #[inline]
+    #[must_use]
+    pub const fn rotate(self, steps: u8) -> Flags {
+        Flags(self.0.rotate_left((steps & 7) as u32))
+    }
+
+    /// The same mask with a flag in `dir` added.
+    #[inline]
+    #[must_use]
+    pub const fn with(self, dir: Direction) -> Flags {
+        Flags(self.0 | 1 << dir as u8)
+    }
+
+    /// The kind of piece with this mask, or `None` for 0 or 5..8 flags.
+    #[inline]
+    #[must_use]
+    pub const fn kind(self) -> Option<crate::PieceKind> {
+        crate::PieceKind::from_flag_count(self.count())
+    }
+
+    /// The directions with a flag, clockwise from north.
+    #[inline]
+    pub fn iter(self) -> FlagsIter {
+        FlagsIter(self.0)
+    }
+}
+
+impl From<Direction> for Flags {
+    fn from(d: Direction) -> Flags {
+        Flags(1 << d as u8)
+    }
+}
+
+impl FromIterator<Direction> for Flags {
+    fn from_iter<I: IntoIterator<Item = Direction>>(iter: I) -> Flags {
+        iter.into_iter().fold(Flags::EMPTY, Flags::with)
+    }
+}
+
+impl IntoIterator for Flags {
+    type Item = Direction;
+    type IntoIter = FlagsIter;
+    fn into_iter(self) -> FlagsIter {
+        self.iter()
+    }
+}
+
+impl fmt::Debug for Flags {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Flags({}: ", self.0)?;
+        let mut first = true;
+        for d in *self {
+            if !first {
+                f.write_str(",")?;
+            }
+            first = false;
+            f.write_str(d.name())?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// Iterator over the directions of a [`Flags`] mask.
+#[derive(Clone, Debug)]
+pub struct FlagsIter(u8);
+
+impl Iterator for FlagsIter {
+    type Item = Direction;
+    #[inline]
+    fn next(&mut self) -> Option<Direction> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Direction::from_index(i)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for FlagsIter {}

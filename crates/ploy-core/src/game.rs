@@ -1,0 +1,243 @@
+//! Games: a position with its history, draw rules, and recorded endings.
+
+use crate::{
+    DrawReason, IllegalMove, Move, MoveList, Outcome, Position, Rules, Seat, Variant, WinReason,
+};
+
+/// Why [`Game::play`] (or another action) was refused. The game is unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GameError {
+    /// The game is already over.
+    #[error("the game is over")]
+    GameOver(Outcome),
+    /// The move is not legal in the current position.
+    #[error(transparent)]
+    Illegal(#[from] IllegalMove),
+    /// The seat does not take part in this game or is no longer in play.
+    #[error("{0} is not in play")]
+    NotInPlay(Seat),
+    /// There is no move to take back.
+    #[error("no move to take back")]
+    NothingToUndo,
+}
+
+/// A game for people who play: the position, the moves that led to it, the draw rules of
+/// its [`Rules`], and endings that the board does not decide (resignation, time, agreement).
+///
+/// `play` checks every move and leaves the game untouched on error; `undo` takes back the
+/// last move. A game ended by a draw rule has no legal moves, while the same position on its
+/// own (without the history) still has them.
+///
+/// ```
+/// use ploy_core::{Game, Move, Rules, Square};
+/// let mut game = Game::new(Rules::standard());
+/// game.play(Move::new(Square::E3, Square::E4, 0)).unwrap();
+/// assert!(game.play(Move::new(Square::E3, Square::E4, 0)).is_err()); // e3 is empty now
+/// assert_eq!(game.moves().len(), 1);
+/// game.undo().unwrap();
+/// assert_eq!(game.position(), game.start_position());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// `positions[i]` is the position after `i` moves; never empty.
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    /// `quiet[i]`: plies without a capture leading to `positions[i]`.
+    quiet: Vec<u32>,
+    /// A draw by rule in the current position.
+    draw: Option<Outcome>,
+    /// Resignation, time forfeit or agreed draw.
+    recorded: Option<Outcome>,
+}
+
+impl Game {
+    /// A two-player game from the start position.
+    #[must_use]
+    pub fn new(rules: Rules) -> Game {
+        Game::from_position(Position::start(Variant::TwoPlayer, rules))
+    }
+
+    /// A game from `start` (played by `start`'s rules), counting repetitions and plies
+    /// without capture from there.
+    #[must_use]
+    pub fn from_position(start: Position) -> Game {
+        Game { positions: vec![start], moves: Vec::new(), quiet: vec![0], draw: None, recorded: None }
+    }
+
+    /// A game from `start` with `moves` replayed.
+    ///
+    /// # Errors
+    /// The index of the first move that could not be played, and why.
+    pub fn replay(
+        start: Position,
+        moves: impl IntoIterator<Item = Move>,
+    ) -> Result<Game, (usize, GameError)> {
+        let mut g = Game::from_position(start);
+        for (i, mv) in moves.into_iter().enumerate() {
+            g.play(mv).map_err(|e| (i, e))?;
+        }
+        Ok(g)
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        self.positions.last().expect("a game has a position")
+    }
+
+    /// The position the game started from.
+    #[must_use]
+    pub fn start_position(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    /// The moves played, in order.
+    #[must_use]
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Every position of the game, the start first and the current one last.
+    #[must_use]
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.position().rules()
+    }
+
+    /// Plies in a row without a capture up to the current position.
+    #[must_use]
+    pub fn plies_since_capture(&self) -> u32 {
+        *self.quiet.last().expect("never empty")
+    }
+
+    /// How often the current position (board, seat to move, controllers) has occurred in
+    /// this game, counting itself.
+    #[must_use]
+    pub fn repetitions(&self) -> usize {
+        let cur = self.position();
+        // Positions before the last capture cannot recur: captured pieces never come back.
+        let since = self.positions.len() - 1 - self.plies_since_capture() as usize;
+        self.positions[since..].iter().filter(|p| p.same_state(cur)).count()
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.position().outcome().or(self.draw).or(self.recorded)
+    }
+
+    /// The legal moves; none once the game is over.
+    #[must_use]
+    pub fn legal_moves(&self) -> MoveList {
+        if self.outcome().is_some() { MoveList::new() } else { self.position().legal_moves() }
+    }
+
+    /// Whether `mv` may be played now.
+    #[must_use]
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.outcome().is_none() && self.position().is_legal(mv)
+    }
+
+    /// Plays `mv`.
+    ///
+    /// # Errors
+    /// [`GameError::GameOver`] or [`GameError::Illegal`]; the game is then unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<(), GameError> {
+        if let Some(o) = self.outcome() {
+            return Err(GameError::GameOver(o));
+        }
+        let next = self.position().after(mv)?;
+        let captured = next.board().occupied().count() < self.position().board().occupied().count();
+        let quiet = if captured { 0 } else { self.plies_since_capture() + 1 };
+        self.positions.push(next);
+        self.moves.push(mv);
+        self.quiet.push(quiet);
+        self.draw = self.judge_draw();
+        Ok(())
+    }
+
+    fn judge_draw(&self) -> Option<Outcome> {
+        let rules = self.rules();
+        if self.position().outcome().is_some() {
+            return None;
+        }
+        if rules.repetition_draw && self.repetitions() >= 3 {
+            return Some(Outcome::Draw { reason: DrawReason::Repetition });
+        }
+        match rules.no_capture_limit {
+            Some(n) if self.plies_since_capture() >= u32::from(n) => {
+                Some(Outcome::Draw { reason: DrawReason::NoCaptureLimit })
+            }
+            _ => None,
+        }
+    }
+
+    /// Takes back the last move (and any resignation, time forfeit or agreed draw recorded
+    /// after it), returning it.
+    ///
+    /// # Errors
+    /// [`GameError::NothingToUndo`] at the start of the game.
+    pub fn undo(&mut self) -> Result<Move, GameError> {
+        let mv = self.moves.pop().ok_or(GameError::NothingToUndo)?;
+        self.positions.pop();
+        self.quiet.pop();
+        self.recorded = None;
+        self.draw = self.judge_draw();
+        Ok(mv)
+    }
+
+    fn record(&mut self, outcome: Outcome) -> Result<(), GameError> {
+        if let Some(o) = self.outcome() {
+            return Err(GameError::GameOver(o));
+        }
+        self.recorded = Some(outcome);
+        Ok(())
+    }
+
+    fn opponent_of(&self, seat: Seat) -> Result<Seat, GameError> {
+        let in_play = self.position().in_play();
+        if !in_play.contains(seat) {
+            return Err(GameError::NotInPlay(seat));
+        }
+        in_play.without(seat).single().ok_or(GameError::NotInPlay(seat))
+    }
+
+    /// `seat` resigns; the opponent wins.
+    ///
+    /// # Errors
+    /// [`GameError::GameOver`] if the game is over, [`GameError::NotInPlay`] if `seat` does
+    /// not play.
+    pub fn resign(&mut self, seat: Seat) -> Result<(), GameError> {
+        let winner = self.opponent_of(seat)?;
+        self.record(Outcome::win(winner, WinReason::Resignation))
+    }
+
+    /// `seat` ran out of time; the opponent wins.
+    ///
+    /// # Errors
+    /// As [`Game::resign`].
+    pub fn forfeit_on_time(&mut self, seat: Seat) -> Result<(), GameError> {
+        let winner = self.opponent_of(seat)?;
+        self.record(Outcome::win(winner, WinReason::TimeForfeit))
+    }
+
+    /// The players agree to a draw.
+    ///
+    /// # Errors
+    /// [`GameError::GameOver`] if the game is already over.
+    pub fn agree_draw(&mut self) -> Result<(), GameError> {
+        self.record(Outcome::Draw { reason: DrawReason::Agreement })
+    }
+}
+
+impl Default for Game {
+    fn default() -> Game {
+        Game::new(Rules::standard())
+    }
+}

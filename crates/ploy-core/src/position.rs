@@ -1,0 +1,717 @@
+//! Positions: setup validation, move generation, make/unmake, hashing, outcome.
+
+use crate::tables::{KEYS, NEIGHBOUR, OFF, TURNS, piece_key, turn_key};
+use crate::{
+    Bitboard, Board, Direction, Elimination, Flags, Move, MoveList, Outcome, Piece, PieceKind,
+    Rules, Seat, SeatSet, Square, Variant, WinReason,
+};
+use core::fmt;
+
+/// An unvalidated position: plain data to fill in, then turn into a [`Position`] with
+/// [`Position::from_setup`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The pieces.
+    pub board: Board,
+    /// The game the position belongs to.
+    pub variant: Variant,
+    /// The seat to move.
+    pub turn: Seat,
+    /// `controllers[c]` is the seat controlling the pieces of colour `c`. In the two-player
+    /// game every colour controls itself.
+    pub controllers: [Seat; 4],
+    /// The seats still in play. In the two-player game this is both seats: who is
+    /// eliminated follows from the board.
+    pub in_play: SeatSet,
+}
+
+impl Setup {
+    /// A two-player setup with `board` and `turn` to move.
+    #[must_use]
+    pub fn two_player(board: Board, turn: Seat) -> Setup {
+        Setup {
+            board,
+            variant: Variant::TwoPlayer,
+            turn,
+            controllers: Seat::ALL,
+            in_play: SeatSet::TWO_PLAYER,
+        }
+    }
+
+    /// The two-player start position (RULES.md section 4), Green (black) to move.
+    #[must_use]
+    pub fn start() -> Setup {
+        // (file, rank, mask) for Green; Red's army is the same turned by 180 degrees.
+        const GREEN: [(u8, u8, u8); 15] = [
+            (1, 0, 69),
+            (2, 0, 146),
+            (3, 0, 131),
+            (4, 0, 170),
+            (5, 0, 131),
+            (6, 0, 146),
+            (7, 0, 69),
+            (2, 1, 3),
+            (3, 1, 130),
+            (4, 1, 17),
+            (5, 1, 130),
+            (6, 1, 129),
+            (3, 2, 1),
+            (4, 2, 1),
+            (5, 2, 1),
+        ];
+        let mut board = Board::empty();
+        for (file, rank, mask) in GREEN {
+            let g = Piece::new(Seat::Green, Flags::new(mask)).expect("start army masks are valid");
+            board.put(Square::new(file, rank), g);
+            let r = Piece::new(Seat::Red, Flags::new(mask).rotate(4)).expect("valid");
+            board.put(Square::new(8 - file, 8 - rank), r);
+        }
+        Setup::two_player(board, Seat::Green)
+    }
+}
+
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup::start()
+    }
+}
+
+/// One reason a [`Setup`] is not a valid position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetupProblem {
+    /// A piece's colour does not play in this variant.
+    #[error("{square}: {colour} does not play in this variant")]
+    ColourNotInVariant {
+        /// Where the piece stands.
+        square: Square,
+        /// Its colour.
+        colour: Seat,
+    },
+    /// A colour has more pieces of a kind than its start army.
+    #[error("{colour} has {count} {kind}s; the start army has {max}")]
+    TooManyPieces {
+        /// The colour.
+        colour: Seat,
+        /// The kind.
+        kind: PieceKind,
+        /// How many it has.
+        count: u32,
+        /// How many the start army has.
+        max: u32,
+    },
+    /// The seat to move does not play in this variant.
+    #[error("{0} to move does not play in this variant")]
+    TurnNotInVariant(Seat),
+    /// Controllers or seats in play are not what this variant allows.
+    #[error("controllers or seats in play do not fit this variant")]
+    Control,
+}
+
+/// A [`Setup`] was rejected: it comes back with every reason.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid position: {}", problems_text(.problems))]
+pub struct PositionError {
+    /// The rejected setup, unchanged.
+    pub setup: Box<Setup>,
+    /// Why, at least one reason.
+    pub problems: Vec<SetupProblem>,
+}
+
+fn problems_text(p: &[SetupProblem]) -> String {
+    p.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+}
+
+/// A move that is not legal in the position it was offered to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {0:?}")]
+pub struct IllegalMove(pub Move);
+
+/// Everything [`Position::unmake_move`] needs besides the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undo {
+    captured: Option<Piece>,
+    state: State,
+}
+
+impl Undo {
+    /// The piece the move captured, if any.
+    #[inline]
+    #[must_use]
+    pub fn captured(&self) -> Option<Piece> {
+        self.captured
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct State {
+    hash: u64,
+    turn: Seat,
+    controllers: [Seat; 4],
+    in_play: SeatSet,
+    outcome: Option<Outcome>,
+}
+
+/// A valid position: board, seat to move, controllers, rules, hash, and the outcome if the
+/// game is decided.
+///
+/// Build one with [`Position::new`] (two-player start, standard rules),
+/// [`Position::start`] or [`Position::from_setup`]. Moves are generated with
+/// [`Position::legal_moves`] and made with [`Position::play`] (checked) or
+/// [`Position::make_move`] / [`Position::unmake_move`] (unchecked, for search).
+///
+/// ```
+/// use ploy_core::{Move, Position, Square};
+/// let mut pos = Position::new();
+/// assert_eq!(pos.legal_moves().len(), 145);
+/// let mv = Move::new(Square::E3, Square::E4, 0);
+/// assert!(pos.is_legal(mv));
+/// let before = pos.clone();
+/// let undo = pos.make_move(mv);
+/// pos.unmake_move(mv, undo);
+/// assert_eq!(pos, before);
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: Board,
+    variant: Variant,
+    rules: Rules,
+    state: State,
+}
+
+impl Position {
+    /// The two-player start position with the standard rules.
+    #[must_use]
+    pub fn new() -> Position {
+        Position::start(Variant::TwoPlayer, Rules::standard())
+    }
+
+    /// The start position of `variant`, played by `rules`.
+    #[must_use]
+    pub fn start(variant: Variant, rules: Rules) -> Position {
+        let setup = match variant {
+            Variant::TwoPlayer => Setup::start(),
+        };
+        Position::from_setup(setup, rules).expect("start positions are valid")
+    }
+
+    /// Validates `setup` (RULES.md section 4, "Valid positions") and builds the position.
+    /// A setup in which a player is already eliminated gives a decided position with its
+    /// outcome and no legal moves; if both sides of a two-player setup are eliminated, the
+    /// side not to move (who moved last) wins.
+    ///
+    /// # Errors
+    /// [`PositionError`] with the setup and every problem found.
+    pub fn from_setup(setup: Setup, rules: Rules) -> Result<Position, PositionError> {
+        let mut problems = Vec::new();
+        let seats = setup.variant.seats();
+        let army = setup.variant.army();
+        for (sq, p) in setup.board.pieces() {
+            if !seats.contains(p.colour()) {
+                problems.push(SetupProblem::ColourNotInVariant { square: sq, colour: p.colour() });
+            }
+        }
+        for colour in seats.iter() {
+            for kind in PieceKind::ALL {
+                let count = setup.board.count(colour, kind);
+                let max = army[kind.index()];
+                if count > max {
+                    problems.push(SetupProblem::TooManyPieces { colour, kind, count, max });
+                }
+            }
+        }
+        if !seats.contains(setup.turn) {
+            problems.push(SetupProblem::TurnNotInVariant(setup.turn));
+        }
+        if setup.controllers != Seat::ALL || setup.in_play != seats {
+            problems.push(SetupProblem::Control);
+        }
+        if !problems.is_empty() {
+            return Err(PositionError { setup: Box::new(setup), problems });
+        }
+        let mut pos = Position {
+            board: setup.board,
+            variant: setup.variant,
+            rules,
+            state: State {
+                hash: 0,
+                turn: setup.turn,
+                controllers: setup.controllers,
+                in_play: setup.in_play,
+                outcome: None,
+            },
+        };
+        // Who is already eliminated: the side to move first, so that when both are the
+        // side not to move (who moved last) is the winner.
+        let mover = pos.state.turn;
+        let other = pos.two_player_opponent(mover);
+        if let Some(reason) = pos.elimination(mover) {
+            pos.eliminate_two_player(other, mover, reason);
+        } else if let Some(reason) = pos.elimination(other) {
+            pos.eliminate_two_player(mover, other, reason);
+        }
+        pos.state.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// The setup this position was or could have been built from.
+    #[must_use]
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board.clone(),
+            variant: self.variant,
+            turn: self.state.turn,
+            controllers: self.state.controllers,
+            in_play: self.variant.seats(),
+        }
+    }
+
+    /// The pieces.
+    #[inline]
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The variant.
+    #[inline]
+    #[must_use]
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The rules.
+    #[inline]
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The same position played by other rules (the outcome is judged again).
+    ///
+    /// # Errors
+    /// None in practice: the position was valid and stays so.
+    pub fn with_rules(&self, rules: Rules) -> Result<Position, PositionError> {
+        Position::from_setup(self.to_setup(), rules)
+    }
+
+    /// The seat to move.
+    #[inline]
+    #[must_use]
+    pub fn turn(&self) -> Seat {
+        self.state.turn
+    }
+
+    /// The seat controlling the pieces of `colour`.
+    #[inline]
+    #[must_use]
+    pub fn controller(&self, colour: Seat) -> Seat {
+        self.state.controllers[colour.index()]
+    }
+
+    /// The seats still in play.
+    #[inline]
+    #[must_use]
+    pub fn in_play(&self) -> SeatSet {
+        self.state.in_play
+    }
+
+    /// The Zobrist hash, updated with every move.
+    ///
+    /// The keys come from a fixed-seed generator ([`crate::ZOBRIST_SEED`]): the same position
+    /// has the same hash on every run and platform, and the values are part of the stable API.
+    #[inline]
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.state.hash
+    }
+
+    /// The hash computed from scratch (equal to [`Position::hash`]; for tests and tools).
+    #[must_use]
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = turn_key(self.state.turn);
+        for (sq, p) in self.board.pieces() {
+            h ^= piece_key(sq, p);
+        }
+        for c in Seat::ALL {
+            let s = self.state.controllers[c.index()];
+            if s != c {
+                h ^= KEYS.control[c.index()][s.index()];
+            }
+        }
+        for s in self.variant.seats().iter() {
+            if !self.state.in_play.contains(s) {
+                h ^= KEYS.out[s.index()];
+            }
+        }
+        h
+    }
+
+    /// How the game ended, or `None` while it goes on. A position knows only the outcomes
+    /// the board decides; draws by rule and resignations belong to a [`crate::Game`].
+    #[inline]
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome
+    }
+
+    /// Whether the board has decided the game.
+    #[inline]
+    #[must_use]
+    pub fn is_game_over(&self) -> bool {
+        self.state.outcome.is_some()
+    }
+
+    /// The pieces `seat` may move: every colour it controls.
+    #[inline]
+    #[must_use]
+    pub fn controlled_by(&self, seat: Seat) -> Bitboard {
+        match self.variant {
+            Variant::TwoPlayer => self.board.by_colour(seat),
+        }
+    }
+
+    /// The pieces that block `seat` and that it may not capture: its own and its partner's.
+    #[inline]
+    #[must_use]
+    pub fn friends_of(&self, seat: Seat) -> Bitboard {
+        self.controlled_by(seat)
+    }
+
+    /// Why `seat` is eliminated on this board, or `None` if he is not.
+    fn elimination(&self, seat: Seat) -> Option<WinReason> {
+        if self.board.count(seat, PieceKind::Commander) == 0 {
+            return Some(WinReason::CommanderCaptured);
+        }
+        if self.rules.elimination == Elimination::Strict {
+            let non_commanders: u32 = self
+                .variant
+                .seats()
+                .iter()
+                .filter(|&c| self.state.controllers[c.index()] == seat)
+                .map(|c| {
+                    [PieceKind::Shield, PieceKind::Probe, PieceKind::Lance]
+                        .into_iter()
+                        .map(|k| self.board.count(c, k))
+                        .sum::<u32>()
+                })
+                .sum();
+            if non_commanders == 0 {
+                return Some(WinReason::OnlyCommanders);
+            }
+        }
+        None
+    }
+
+    #[inline]
+    fn two_player_opponent(&self, seat: Seat) -> Seat {
+        Seat::ALL[seat.index() ^ 1]
+    }
+
+    fn eliminate_two_player(&mut self, winner: Seat, loser: Seat, reason: WinReason) {
+        self.state.in_play = self.state.in_play.without(loser);
+        self.state.outcome = Some(Outcome::win(winner, reason));
+    }
+
+    // ----- move generation -------------------------------------------------------------
+
+    /// Every legal move, in a fixed-capacity list. Empty when the game is decided.
+    #[must_use]
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_moves(&mut list);
+        list
+    }
+
+    /// Appends every legal move to `list` (which the caller usually clears first).
+    pub fn generate_moves(&self, list: &mut MoveList) {
+        if self.state.outcome.is_some() {
+            return;
+        }
+        let turn = self.state.turn;
+        let own = self.friends_of(turn);
+        let occ = self.board.occupied();
+        for sq in self.controlled_by(turn) {
+            if let Some(p) = self.board.piece_at(sq) {
+                self.piece_moves(sq, p, own, occ, list);
+            }
+        }
+    }
+
+    /// The legal moves of the piece on `sq` (none if it is not the mover's to move).
+    #[must_use]
+    pub fn legal_moves_from(&self, sq: Square) -> MoveList {
+        let mut list = MoveList::new();
+        if self.state.outcome.is_none() && self.controlled_by(self.state.turn).contains(sq) {
+            if let Some(p) = self.board.piece_at(sq) {
+                let own = self.friends_of(self.state.turn);
+                self.piece_moves(sq, p, own, self.board.occupied(), &mut list);
+            }
+        }
+        list
+    }
+
+    /// The number of legal moves, counted without listing them.
+    #[must_use]
+    pub fn count_legal_moves(&self) -> usize {
+        if self.state.outcome.is_some() {
+            return 0;
+        }
+        let turn = self.state.turn;
+        let own = self.friends_of(turn);
+        let occ = self.board.occupied();
+        let turns = self.rules.rotation.turn_mask();
+        let shield_turns = self.rules.rotation.shield_mask().count_ones() as usize;
+        let mut n = 0;
+        for sq in self.controlled_by(turn) {
+            let Some(p) = self.board.piece_at(sq) else { continue };
+            let kind = p.kind();
+            let targets = Self::targets(sq, p.flags(), kind.range(), own, occ).count() as usize;
+            n += if kind == PieceKind::Shield { targets * shield_turns } else { targets };
+            n += (TURNS[p.flags().bits() as usize] & turns).count_ones() as usize;
+        }
+        n
+    }
+
+    /// The squares a piece with `flags` and `range` on `sq` may move to.
+    #[inline]
+    fn targets(sq: Square, flags: Flags, range: u8, own: Bitboard, occ: Bitboard) -> Bitboard {
+        let mut t = Bitboard::EMPTY;
+        let mut bits = flags.bits();
+        while bits != 0 {
+            let d = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let mut s = sq.index() as u8;
+            for _ in 0..range {
+                s = NEIGHBOUR[d][s as usize];
+                if s == OFF {
+                    break;
+                }
+                let to = Square::from_index_unchecked(s);
+                if own.contains(to) {
+                    break;
+                }
+                t.insert(to);
+                if occ.contains(to) {
+                    break;
+                }
+            }
+        }
+        t
+    }
+
+    #[inline]
+    fn piece_moves(&self, sq: Square, p: Piece, own: Bitboard, occ: Bitboard, list: &mut MoveList) {
+        let kind = p.kind();
+        let targets = Self::targets(sq, p.flags(), kind.range(), own, occ);
+        if kind == PieceKind::Shield {
+            let rots = self.rules.rotation.shield_mask();
+            for to in targets {
+                let mut r = rots;
+                while r != 0 {
+                    list.push(Move::new(sq, to, r.trailing_zeros() as u8));
+                    r &= r - 1;
+                }
+            }
+        } else {
+            for to in targets {
+                list.push(Move::new(sq, to, 0));
+            }
+        }
+        let mut r = TURNS[p.flags().bits() as usize] & self.rules.rotation.turn_mask();
+        while r != 0 {
+            list.push(Move::turn(sq, r.trailing_zeros() as u8));
+            r &= r - 1;
+        }
+    }
+
+    /// Whether `mv` is legal here (the same answer as looking it up in
+    /// [`Position::legal_moves`], but without generating them).
+    #[must_use]
+    pub fn is_legal(&self, mv: Move) -> bool {
+        if self.state.outcome.is_some() {
+            return false;
+        }
+        let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
+        let turn = self.state.turn;
+        if !self.controlled_by(turn).contains(from) {
+            return false;
+        }
+        let Some(p) = self.board.piece_at(from) else { return false };
+        if from == to {
+            return TURNS[p.flags().bits() as usize] & self.rules.rotation.turn_mask() & (1 << r) != 0;
+        }
+        let kind = p.kind();
+        let rot_ok = if kind == PieceKind::Shield {
+            self.rules.rotation.shield_mask() & (1 << r) != 0
+        } else {
+            r == 0
+        };
+        rot_ok
+            && Self::targets(from, p.flags(), kind.range(), self.friends_of(turn), self.board.occupied())
+                .contains(to)
+    }
+
+    /// The squares the piece on `sq` could move to (empty squares and enemy pieces on its
+    /// lines, within range), whoever is to move. Empty if `sq` is empty.
+    #[must_use]
+    pub fn attacks(&self, sq: Square) -> Bitboard {
+        match self.board.piece_at(sq) {
+            Some(p) => {
+                let friends = self.friends_of(self.controller(p.colour()));
+                Self::targets(sq, p.flags(), p.kind().range(), friends, self.board.occupied())
+            }
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// The pieces `seat` controls that could capture a piece of another side standing on
+    /// `sq` (whatever stands there now).
+    #[must_use]
+    pub fn attackers(&self, sq: Square, seat: Seat) -> Bitboard {
+        let mine = self.controlled_by(seat);
+        let occ = self.board.occupied();
+        let mut out = Bitboard::EMPTY;
+        for d in Direction::ALL {
+            // Walk away from `sq` opposite to `d`; the first piece met may come back along `d`.
+            let back = d.opposite().index();
+            let mut s = sq.index() as u8;
+            for dist in 1..=3u8 {
+                s = NEIGHBOUR[back][s as usize];
+                if s == OFF {
+                    break;
+                }
+                let from = Square::from_index_unchecked(s);
+                if occ.contains(from) {
+                    if mine.contains(from) {
+                        if let Some(p) = self.board.piece_at(from) {
+                            if p.flags().contains(d) && p.kind().range() >= dist {
+                                out.insert(from);
+                            }
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether any piece `seat` controls could capture an enemy piece standing on `sq`.
+    #[must_use]
+    pub fn is_attacked(&self, sq: Square, seat: Seat) -> bool {
+        self.attackers(sq, seat).any()
+    }
+
+    // ----- making moves ----------------------------------------------------------------
+
+    /// Plays `mv`, which must be legal, and returns what [`Position::unmake_move`] needs to
+    /// take it back.
+    ///
+    /// Precondition: `mv` is legal here (from [`Position::legal_moves`] or checked with
+    /// [`Position::is_legal`]). An illegal move leaves the position in an unspecified but
+    /// memory-safe state; use [`Position::play`] for untrusted moves.
+    ///
+    /// # Panics
+    /// May panic if `from` is empty.
+    #[inline]
+    pub fn make_move(&mut self, mv: Move) -> Undo {
+        let prev = self.state;
+        let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
+        let piece = self.board.piece_at(from).expect("make_move: no piece on the start square");
+        let moved = piece.rotate(r);
+        let mut captured = None;
+        let mut h = self.state.hash ^ piece_key(from, piece) ^ piece_key(to, moved);
+        if from == to {
+            self.board.replace_same_kind(from, moved);
+        } else {
+            captured = self.board.remove(to);
+            if let Some(c) = captured {
+                h ^= piece_key(to, c);
+            }
+            self.board.relocate(from, to, moved);
+        }
+        let mover = self.state.turn;
+        let next = self.two_player_opponent(mover);
+        h ^= turn_key(mover) ^ turn_key(next);
+        self.state.turn = next;
+        self.state.hash = h;
+        if captured.is_some() {
+            self.after_capture(mover);
+        }
+        Undo { captured, state: prev }
+    }
+
+    /// Judges elimination after `mover` captured something.
+    fn after_capture(&mut self, mover: Seat) {
+        let opp = self.two_player_opponent(mover);
+        if let Some(reason) = self.elimination(opp) {
+            self.eliminate_two_player(mover, opp, reason);
+            self.state.hash ^= KEYS.out[opp.index()];
+        }
+    }
+
+    /// Takes back `mv`, which must be the last move made, with its [`Undo`].
+    #[inline]
+    pub fn unmake_move(&mut self, mv: Move, undo: Undo) {
+        let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
+        let moved = self.board.piece_at(to).expect("unmake_move: no piece on the end square");
+        let piece = moved.rotate(8 - r);
+        if from == to {
+            self.board.replace_same_kind(from, piece);
+        } else {
+            self.board.relocate(to, from, piece);
+            if let Some(c) = undo.captured {
+                self.board.put_on_empty(to, c);
+            }
+        }
+        self.state = undo.state;
+    }
+
+    /// Plays `mv` if it is legal.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] if it is not; the position is then unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<Undo, IllegalMove> {
+        if self.is_legal(mv) { Ok(self.make_move(mv)) } else { Err(IllegalMove(mv)) }
+    }
+
+    /// The position after `mv`, leaving `self` as it is.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] if `mv` is not legal here.
+    pub fn after(&self, mv: Move) -> Result<Position, IllegalMove> {
+        let mut p = self.clone();
+        p.play(mv)?;
+        Ok(p)
+    }
+
+    /// Whether two positions are the same for the repetition rule: board, seat to move,
+    /// controllers and seats in play.
+    #[must_use]
+    pub fn same_state(&self, other: &Position) -> bool {
+        self.state.hash == other.state.hash
+            && self.state.turn == other.state.turn
+            && self.state.controllers == other.state.controllers
+            && self.state.in_play == other.state.in_play
+            && self.board == other.board
+    }
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::new()
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("variant", &self.variant)
+            .field("turn", &self.state.turn)
+            .field("outcome", &self.state.outcome)
+            .field("hash", &format_args!("{:#018x}", self.state.hash))
+            .field("board", &self.board)
+            .finish()
+    }
+}

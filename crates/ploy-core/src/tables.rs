@@ -1,0 +1,152 @@
+//! Compile-time lookup tables and Zobrist keys.
+
+use crate::{Direction, Flags, Piece, Seat, Square};
+
+/// "No square" in [`NEIGHBOUR`].
+pub(crate) const OFF: u8 = 81;
+
+/// `NEIGHBOUR[dir][sq]`: index of the next square from `sq` in `dir`, or [`OFF`].
+pub(crate) static NEIGHBOUR: [[u8; 81]; 8] = {
+    let mut t = [[OFF; 81]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let (df, dr) = Direction::ALL[d].delta();
+        let mut i = 0;
+        while i < 81 {
+            let f = (i % 9) as i8 + df;
+            let r = (i / 9) as i8 + dr;
+            if f >= 0 && f < 9 && r >= 0 && r < 9 {
+                t[d][i] = (r * 9 + f) as u8;
+            }
+            i += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// `TURNS[mask]`: bit `r` set when turning `mask` by `r` changes it (`r` in 1..8).
+pub(crate) static TURNS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut r = 1;
+        while r < 8 {
+            if (m as u8).rotate_left(r) != m as u8 {
+                t[m] |= 1 << r;
+            }
+            r += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// SplitMix64, a small fixed-seed generator usable in `const` code.
+const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+/// All Zobrist keys, drawn in a fixed order from SplitMix64 seeded with [`ZOBRIST_SEED`].
+pub(crate) struct Keys {
+    /// A piece of colour `c` on square `s`.
+    pub colour: [[u64; 81]; 4],
+    /// A flag in direction `d` of the piece on square `s`.
+    pub flag: [[u64; 81]; 8],
+    /// Seat `s` to move.
+    pub turn: [u64; 4],
+    /// Colour `c` controlled by seat `s` (only when `s != c`).
+    pub control: [[u64; 4]; 4],
+    /// Seat `s` no longer in play.
+    pub out: [u64; 4],
+}
+
+/// The seed of the Zobrist keys. Part of the stable API: changing it changes every hash.
+pub const ZOBRIST_SEED: u64 = 0x504C_4F59_2019_7000; // "PLOY" 1970
+
+pub(crate) static KEYS: Keys = {
+    let mut st = ZOBRIST_SEED;
+    let mut k = Keys {
+        colour: [[0; 81]; 4],
+        flag: [[0; 81]; 8],
+        turn: [0; 4],
+        control: [[0; 4]; 4],
+        out: [0; 4],
+    };
+    let mut c = 0;
+    while c < 4 {
+        let mut s = 0;
+        while s < 81 {
+            let (n, v) = splitmix(st);
+            st = n;
+            k.colour[c][s] = v;
+            s += 1;
+        }
+        c += 1;
+    }
+    let mut d = 0;
+    while d < 8 {
+        let mut s = 0;
+        while s < 81 {
+            let (n, v) = splitmix(st);
+            st = n;
+            k.flag[d][s] = v;
+            s += 1;
+        }
+        d += 1;
+    }
+    let mut i = 0;
+    while i < 4 {
+        let (n, v) = splitmix(st);
+        st = n;
+        k.turn[i] = v;
+        i += 1;
+    }
+    let mut c = 0;
+    while c < 4 {
+        let mut s = 0;
+        while s < 4 {
+            let (n, v) = splitmix(st);
+            st = n;
+            k.control[c][s] = v;
+            s += 1;
+        }
+        c += 1;
+    }
+    let mut i = 0;
+    while i < 4 {
+        let (n, v) = splitmix(st);
+        st = n;
+        k.out[i] = v;
+        i += 1;
+    }
+    k
+};
+
+/// The key of `flags` on square `sq`: the XOR of one key per flag.
+#[inline]
+pub(crate) fn flags_key(sq: Square, flags: Flags) -> u64 {
+    let mut h = 0;
+    let mut b = flags.bits();
+    while b != 0 {
+        h ^= KEYS.flag[b.trailing_zeros() as usize][sq.index()];
+        b &= b - 1;
+    }
+    h
+}
+
+/// The Zobrist key of `piece` standing on `sq`.
+#[inline]
+pub(crate) fn piece_key(sq: Square, piece: Piece) -> u64 {
+    KEYS.colour[piece.colour().index()][sq.index()] ^ flags_key(sq, piece.flags())
+}
+
+/// The key for `seat` to move.
+#[inline]
+pub(crate) fn turn_key(seat: Seat) -> u64 {
+    KEYS.turn[seat.index()]
+}

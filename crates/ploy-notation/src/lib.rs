@@ -1,0 +1,1 @@
+//! ploy-notation: see the crate's issue. (placeholder)

@@ -1,0 +1,1 @@
+//! ploy-search: see the crate's issue. (placeholder)

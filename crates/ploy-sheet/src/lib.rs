@@ -1,0 +1,1 @@
+//! ploy-sheet: see the crate's issue. (placeholder)
