@@ -17,7 +17,9 @@ fn positions() -> Vec<Position> {
         let plies = rng.random_range(10..60);
         for _ in 0..plies {
             let moves = pos.legal_moves();
-            let Some(&mv) = moves.choose(&mut rng) else { break };
+            let Some(&mv) = moves.choose(&mut rng) else {
+                break;
+            };
             pos.make_move(mv);
         }
         if !pos.is_game_over() {
@@ -33,7 +35,9 @@ fn bench(c: &mut Criterion) {
     let total: usize = set.iter().map(|p| p.count_legal_moves()).sum();
     println!("{} positions, {total} legal moves in all", set.len());
 
-    c.bench_function("movegen/start", |b| b.iter(|| black_box(&start).legal_moves().len()));
+    c.bench_function("movegen/start", |b| {
+        b.iter(|| black_box(&start).legal_moves().len())
+    });
     c.bench_function("movegen/set32", |b| {
         let mut list = MoveList::new();
         b.iter(|| {
@@ -47,11 +51,17 @@ fn bench(c: &mut Criterion) {
         })
     });
     c.bench_function("count/set32", |b| {
-        b.iter(|| set.iter().map(|p| black_box(p).count_legal_moves()).sum::<usize>())
+        b.iter(|| {
+            set.iter()
+                .map(|p| black_box(p).count_legal_moves())
+                .sum::<usize>()
+        })
     });
     c.bench_function("make_unmake/set32", |b| {
-        let lists: Vec<(Position, Vec<Move>)> =
-            set.iter().map(|p| (p.clone(), p.legal_moves().to_vec())).collect();
+        let lists: Vec<(Position, Vec<Move>)> = set
+            .iter()
+            .map(|p| (p.clone(), p.legal_moves().to_vec()))
+            .collect();
         let mut lists = lists;
         b.iter(|| {
             let mut h = 0u64;

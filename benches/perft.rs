@@ -11,7 +11,9 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("start/3", |b| b.iter(|| perft(black_box(&start), 3)));
     g.bench_function("start/4", |b| b.iter(|| perft(black_box(&start), 4)));
-    g.bench_function("start/3-full", |b| b.iter(|| perft_full(black_box(&start), 3)));
+    g.bench_function("start/3-full", |b| {
+        b.iter(|| perft_full(black_box(&start), 3))
+    });
     g.finish();
 }
 

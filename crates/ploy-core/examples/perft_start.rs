@@ -11,7 +11,15 @@ fn main() {
     let full = args.iter().any(|a| a == "--full");
     let pos = Position::new();
     let t = Instant::now();
-    let n = if full { perft_full(&pos, depth) } else { perft(&pos, depth) };
+    let n = if full {
+        perft_full(&pos, depth)
+    } else {
+        perft(&pos, depth)
+    };
     let secs = t.elapsed().as_secs_f64();
-    println!("perft {depth}{} = {n} in {secs:.3} s ({:.1} M leaves/s)", if full { " (full)" } else { "" }, n as f64 / secs / 1e6);
+    println!(
+        "perft {depth}{} = {n} in {secs:.3} s ({:.1} M leaves/s)",
+        if full { " (full)" } else { "" },
+        n as f64 / secs / 1e6
+    );
 }
