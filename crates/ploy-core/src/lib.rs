@@ -34,10 +34,15 @@
 //!   and by 3) are distinct.
 //! - **Move lists** hold [`MAX_MOVES`] = 512 moves on the stack; the bound is proved in its
 //!   docs and asserted at compile time.
-//! - **Hashing.** Zobrist keys for colour-on-square and flag-on-square (a piece's key is the
-//!   XOR of its colour key and one key per flag), the seat to move, controllers and seats out
-//!   of play, from SplitMix64 seeded with [`ZOBRIST_SEED`]: stable across runs, platforms
-//!   and versions of this crate.
+//! - **Hashing.** Zobrist hashing with keys drawn from SplitMix64 seeded with
+//!   [`ZOBRIST_SEED`], in this order: one key per colour and square (colours Green, Red,
+//!   Yellow, Blue; squares by index), one per direction and square (directions N..NW), one
+//!   per seat to move, one per colour and controller, one per seat out of play. A position's
+//!   hash is the XOR of the key of the seat to move, for each piece its colour key and one
+//!   flag key per flag on its square, the controller key of each colour controlled by
+//!   another seat, and the out-of-play key of each seat of the variant no longer in play.
+//!   The keys and this recipe are stable across runs, platforms and versions of this crate
+//!   (a test derives them independently).
 //! - **Decided positions.** A position whose board already decides the game (one side has no
 //!   commander, or only commanders under strict elimination) has an [`Outcome`] and no legal
 //!   moves. The turn still passes after the deciding move. If both sides of a two-player

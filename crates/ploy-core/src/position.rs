@@ -1,6 +1,6 @@
 //! Positions: setup validation, move generation, make/unmake, hashing, outcome.
 
-use crate::tables::{KEYS, NEIGHBOUR, OFF, TURNS, piece_key, turn_key};
+use crate::tables::{KEYS, NEIGHBOUR, OFF, RAYS, TURNS, UPWARD, piece_key, turn_key};
 use crate::{
     BareCommander, Bitboard, Board, Direction, Elimination, Flags, Move, MoveList, Outcome,
     PartnerElimination, Piece, PieceKind, Rules, Seat, SeatSet, Square, Variant, WinReason,
@@ -688,31 +688,31 @@ impl Position {
         n
     }
 
-    /// The squares a piece with `flags` and `range` on `sq` may move to.
+    /// The squares a piece with `flags` and `range` on `sq` may move to: along each flag,
+    /// up to `range` squares, stopping before a friend and on an enemy.
     #[inline]
     fn targets(sq: Square, flags: Flags, range: u8, own: Bitboard, occ: Bitboard) -> Bitboard {
-        let mut t = Bitboard::EMPTY;
+        let rays = &RAYS[range as usize - 1];
+        let mut t = 0u128;
         let mut bits = flags.bits();
         while bits != 0 {
             let d = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let mut s = sq.index() as u8;
-            for _ in 0..range {
-                s = NEIGHBOUR[d][s as usize];
-                if s == OFF {
-                    break;
-                }
-                let to = Square::from_index_unchecked(s);
-                if own.contains(to) {
-                    break;
-                }
-                t.insert(to);
-                if occ.contains(to) {
-                    break;
-                }
-            }
+            let ray = rays[d][sq.index()];
+            let blockers = ray & occ.0;
+            t |= if blockers == 0 {
+                ray
+            } else if UPWARD & (1 << d) != 0 {
+                // Nearest blocker is the lowest bit: keep the squares up to and including it.
+                let b = blockers & blockers.wrapping_neg();
+                ray & (b | (b - 1))
+            } else {
+                // Nearest blocker is the highest bit: keep it and everything above it.
+                let b = 1u128 << (127 - blockers.leading_zeros());
+                ray & !(b - 1)
+            };
         }
-        t
+        Bitboard(t & !own.0)
     }
 
     #[inline]

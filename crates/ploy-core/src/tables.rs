@@ -25,6 +25,41 @@ pub(crate) static NEIGHBOUR: [[u8; 81]; 8] = {
     t
 };
 
+/// `RAYS[range - 1][dir][sq]`: the first `range` squares (1..=3) from `sq` in `dir`, as
+/// the low and high 64 bits of a bitboard.
+pub(crate) static RAYS: [[[u128; 81]; 8]; 3] = {
+    let mut t = [[[0u128; 81]; 8]; 3];
+    let mut range = 0;
+    while range < 3 {
+        let mut d = 0;
+        while d < 8 {
+            let mut sq = 0;
+            while sq < 81 {
+                let mut bb = 0u128;
+                let mut s = sq;
+                let mut k = 0;
+                while k <= range {
+                    let n = NEIGHBOUR[d][s];
+                    if n == OFF {
+                        break;
+                    }
+                    bb |= 1u128 << n;
+                    s = n as usize;
+                    k += 1;
+                }
+                t[range][d][sq] = bb;
+                sq += 1;
+            }
+            d += 1;
+        }
+        range += 1;
+    }
+    t
+};
+
+/// Bit `d` set: direction `d` leads to higher square indices (N, NE, E, NW).
+pub(crate) const UPWARD: u8 = 0b1000_0111;
+
 /// `TURNS[mask]`: bit `r` set when turning `mask` by `r` changes it (`r` in 1..8).
 pub(crate) static TURNS: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -127,16 +162,40 @@ pub(crate) static KEYS: Keys = {
     k
 };
 
+/// `NIBBLE_KEYS[half][sq][n]`: XOR of the flag keys of the bits of nibble `n` (low half:
+/// directions 0..4, high half: 4..8) on `sq`. Two lookups give a mask's key, the same value
+/// as XOR-ing one key per flag.
+static NIBBLE_KEYS: [[[u64; 16]; 81]; 2] = {
+    let mut t = [[[0u64; 16]; 81]; 2];
+    let mut half = 0;
+    while half < 2 {
+        let mut sq = 0;
+        while sq < 81 {
+            let mut n = 0;
+            while n < 16 {
+                let mut h = 0;
+                let mut b = 0;
+                while b < 4 {
+                    if n & (1 << b) != 0 {
+                        h ^= KEYS.flag[half * 4 + b][sq];
+                    }
+                    b += 1;
+                }
+                t[half][sq][n] = h;
+                n += 1;
+            }
+            sq += 1;
+        }
+        half += 1;
+    }
+    t
+};
+
 /// The key of `flags` on square `sq`: the XOR of one key per flag.
 #[inline]
 pub(crate) fn flags_key(sq: Square, flags: Flags) -> u64 {
-    let mut h = 0;
-    let mut b = flags.bits();
-    while b != 0 {
-        h ^= KEYS.flag[b.trailing_zeros() as usize][sq.index()];
-        b &= b - 1;
-    }
-    h
+    let m = flags.bits() as usize;
+    NIBBLE_KEYS[0][sq.index()][m & 15] ^ NIBBLE_KEYS[1][sq.index()][m >> 4]
 }
 
 /// The Zobrist key of `piece` standing on `sq`.
