@@ -119,7 +119,10 @@ pub struct PositionError {
 }
 
 fn problems_text(p: &[SetupProblem]) -> String {
-    p.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    p.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// A move that is not legal in the position it was offered to.
@@ -208,7 +211,10 @@ impl Position {
         let army = setup.variant.army();
         for (sq, p) in setup.board.pieces() {
             if !seats.contains(p.colour()) {
-                problems.push(SetupProblem::ColourNotInVariant { square: sq, colour: p.colour() });
+                problems.push(SetupProblem::ColourNotInVariant {
+                    square: sq,
+                    colour: p.colour(),
+                });
             }
         }
         for colour in seats.iter() {
@@ -216,7 +222,12 @@ impl Position {
                 let count = setup.board.count(colour, kind);
                 let max = army[kind.index()];
                 if count > max {
-                    problems.push(SetupProblem::TooManyPieces { colour, kind, count, max });
+                    problems.push(SetupProblem::TooManyPieces {
+                        colour,
+                        kind,
+                        count,
+                        max,
+                    });
                 }
             }
         }
@@ -227,7 +238,10 @@ impl Position {
             problems.push(SetupProblem::Control);
         }
         if !problems.is_empty() {
-            return Err(PositionError { setup: Box::new(setup), problems });
+            return Err(PositionError {
+                setup: Box::new(setup),
+                problems,
+            });
         }
         let mut pos = Position {
             board: setup.board,
@@ -464,10 +478,16 @@ impl Position {
         let shield_turns = self.rules.rotation.shield_mask().count_ones() as usize;
         let mut n = 0;
         for sq in self.controlled_by(turn) {
-            let Some(p) = self.board.piece_at(sq) else { continue };
+            let Some(p) = self.board.piece_at(sq) else {
+                continue;
+            };
             let kind = p.kind();
             let targets = Self::targets(sq, p.flags(), kind.range(), own, occ).count() as usize;
-            n += if kind == PieceKind::Shield { targets * shield_turns } else { targets };
+            n += if kind == PieceKind::Shield {
+                targets * shield_turns
+            } else {
+                targets
+            };
             n += (TURNS[p.flags().bits() as usize] & turns).count_ones() as usize;
         }
         n
@@ -537,9 +557,12 @@ impl Position {
         if !self.controlled_by(turn).contains(from) {
             return false;
         }
-        let Some(p) = self.board.piece_at(from) else { return false };
+        let Some(p) = self.board.piece_at(from) else {
+            return false;
+        };
         if from == to {
-            return TURNS[p.flags().bits() as usize] & self.rules.rotation.turn_mask() & (1 << r) != 0;
+            return TURNS[p.flags().bits() as usize] & self.rules.rotation.turn_mask() & (1 << r)
+                != 0;
         }
         let kind = p.kind();
         let rot_ok = if kind == PieceKind::Shield {
@@ -548,8 +571,14 @@ impl Position {
             r == 0
         };
         rot_ok
-            && Self::targets(from, p.flags(), kind.range(), self.friends_of(turn), self.board.occupied())
-                .contains(to)
+            && Self::targets(
+                from,
+                p.flags(),
+                kind.range(),
+                self.friends_of(turn),
+                self.board.occupied(),
+            )
+            .contains(to)
     }
 
     /// The squares the piece on `sq` could move to (empty squares and enemy pieces on its
@@ -559,7 +588,13 @@ impl Position {
         match self.board.piece_at(sq) {
             Some(p) => {
                 let friends = self.friends_of(self.controller(p.colour()));
-                Self::targets(sq, p.flags(), p.kind().range(), friends, self.board.occupied())
+                Self::targets(
+                    sq,
+                    p.flags(),
+                    p.kind().range(),
+                    friends,
+                    self.board.occupied(),
+                )
             }
             None => Bitboard::EMPTY,
         }
@@ -618,7 +653,10 @@ impl Position {
     pub fn make_move(&mut self, mv: Move) -> Undo {
         let prev = self.state;
         let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
-        let piece = self.board.piece_at(from).expect("make_move: no piece on the start square");
+        let piece = self
+            .board
+            .piece_at(from)
+            .expect("make_move: no piece on the start square");
         let moved = piece.rotate(r);
         let mut captured = None;
         let mut h = self.state.hash ^ piece_key(from, piece) ^ piece_key(to, moved);
@@ -639,7 +677,10 @@ impl Position {
         if captured.is_some() {
             self.after_capture(mover);
         }
-        Undo { captured, state: prev }
+        Undo {
+            captured,
+            state: prev,
+        }
     }
 
     /// Judges elimination after `mover` captured something.
@@ -655,7 +696,10 @@ impl Position {
     #[inline]
     pub fn unmake_move(&mut self, mv: Move, undo: Undo) {
         let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
-        let moved = self.board.piece_at(to).expect("unmake_move: no piece on the end square");
+        let moved = self
+            .board
+            .piece_at(to)
+            .expect("unmake_move: no piece on the end square");
         let piece = moved.rotate(8 - r);
         if from == to {
             self.board.replace_same_kind(from, piece);
@@ -673,7 +717,11 @@ impl Position {
     /// # Errors
     /// [`IllegalMove`] if it is not; the position is then unchanged.
     pub fn play(&mut self, mv: Move) -> Result<Undo, IllegalMove> {
-        if self.is_legal(mv) { Ok(self.make_move(mv)) } else { Err(IllegalMove(mv)) }
+        if self.is_legal(mv) {
+            Ok(self.make_move(mv))
+        } else {
+            Err(IllegalMove(mv))
+        }
     }
 
     /// The position after `mv`, leaving `self` as it is.

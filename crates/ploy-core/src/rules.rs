@@ -224,7 +224,10 @@ impl Outcome {
     /// `seat` won for `reason`.
     #[must_use]
     pub const fn win(seat: Seat, reason: WinReason) -> Outcome {
-        Outcome::Win { winners: SeatSet::only(seat), reason }
+        Outcome::Win {
+            winners: SeatSet::only(seat),
+            reason,
+        }
     }
 
     /// The winners (empty for a draw).
