@@ -86,11 +86,10 @@ fn between(from: Square, k: usize, dist: i32) -> Vec<Square> {
 /// range with every square strictly between empty (what stands on `to` is not looked at).
 pub fn reaches(board: &Board, from: Square, piece: Piece, to: Square) -> bool {
     let mask = piece.flags().bits();
-    for k in 0..8 {
+    for (k, &(df, dr)) in DELTAS.iter().enumerate() {
         if !has_flag(mask, k) {
             continue;
         }
-        let (df, dr) = DELTAS[k];
         for dist in 1..=range(mask) {
             let target = square_at(
                 from.file() as i32 + df * dist,
@@ -109,21 +108,38 @@ pub fn reaches(board: &Board, from: Square, piece: Piece, to: Square) -> bool {
 }
 
 /// The squares the piece on `from` may move to (RULES.md section 3, motion move): along a
-/// flag, 1..range squares away, every square between empty, the target empty or holding a
-/// piece of another colour. Empty if `from` is empty. Ignores whose turn it is.
+/// flag, 1..range squares away, on the board, every square between empty, the target empty
+/// or holding a piece of another colour. Empty if `from` is empty. Ignores whose turn it is.
 pub fn motion_targets(board: &Board, from: Square) -> Vec<Square> {
     let Some(piece) = board.piece_at(from) else {
         return Vec::new();
     };
-    Square::ALL
-        .into_iter()
-        .filter(|&to| to != from)
-        .filter(|&to| match board.piece_at(to) {
-            None => true,
-            Some(other) => other.colour() != piece.colour(),
-        })
-        .filter(|&to| reaches(board, from, piece, to))
-        .collect()
+    let mask = piece.flags().bits();
+    let mut out = Vec::new();
+    for (k, &(df, dr)) in DELTAS.iter().enumerate() {
+        if !has_flag(mask, k) {
+            continue;
+        }
+        for dist in 1..=range(mask) {
+            let Some(to) = square_at(
+                from.file() as i32 + df * dist,
+                from.rank() as i32 + dr * dist,
+            ) else {
+                continue;
+            };
+            let path_clear = between(from, k, dist)
+                .iter()
+                .all(|&s| board.piece_at(s).is_none());
+            let target_ok = match board.piece_at(to) {
+                None => true,
+                Some(other) => other.colour() != piece.colour(),
+            };
+            if path_clear && target_ok {
+                out.push(to);
+            }
+        }
+    }
+    out
 }
 
 /// Rotations allowed for a direction move.
