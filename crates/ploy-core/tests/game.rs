@@ -292,3 +292,137 @@ fn resignation_and_other_recorded_endings() {
     );
     assert!(game.legal_moves().is_empty());
 }
+
+// ---- Random games checked against a naive model of the draw rules ------------------------
+
+mod random {
+    use super::common::{SplitMix, any_rules};
+    use ploy_core::{DrawReason, Game, GameError, Move, Outcome, Position, Rules};
+    use proptest::prelude::*;
+    use proptest::test_runner::FileFailurePersistence;
+
+    /// The outcomes the rule book allows for the game `positions` (start first): the
+    /// board's verdict first, then the draw rules, counted naively over the whole history.
+    /// The rule book gives no precedence between the two draw rules: both are accepted.
+    fn expected_outcomes(positions: &[Position], rules: Rules) -> Vec<Option<Outcome>> {
+        let current = positions.last().unwrap();
+        if let Some(o) = current.outcome() {
+            return vec![Some(o)];
+        }
+        let occurrences = positions
+            .iter()
+            .filter(|p| p.board() == current.board() && p.turn() == current.turn())
+            .count();
+        let quiet = positions
+            .windows(2)
+            .rev()
+            .take_while(|w| w[0].board().occupied().count() == w[1].board().occupied().count())
+            .count();
+        let mut draws = Vec::new();
+        if rules.repetition_draw && occurrences >= 3 {
+            draws.push(Some(Outcome::Draw {
+                reason: DrawReason::Repetition,
+            }));
+        }
+        if rules
+            .no_capture_limit
+            .is_some_and(|n| quiet >= usize::from(n))
+        {
+            draws.push(Some(Outcome::Draw {
+                reason: DrawReason::NoCaptureLimit,
+            }));
+        }
+        if draws.is_empty() { vec![None] } else { draws }
+    }
+
+    fn check(game: &Game) {
+        let positions = game.positions();
+        assert_eq!(positions.len(), game.moves().len() + 1);
+        assert_eq!(positions.last(), Some(game.position()));
+        let expected = expected_outcomes(positions, game.rules());
+        assert!(
+            expected.contains(&game.outcome()),
+            "{:?} instead of {expected:?} after {:?}",
+            game.outcome(),
+            game.moves()
+        );
+        let current = game.position();
+        let naive_reps = positions
+            .iter()
+            .filter(|p| p.board() == current.board() && p.turn() == current.turn())
+            .count();
+        assert_eq!(game.repetitions(), naive_reps);
+        if game.outcome().is_some() {
+            assert!(game.legal_moves().is_empty());
+        } else {
+            assert_eq!(game.legal_moves().len(), current.legal_moves().len());
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 48,
+            failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("regressions"))),
+            ..ProptestConfig::default()
+        })]
+
+        /// Random games with draw rules on, undoing now and then and often turning a piece
+        /// back so that positions repeat.
+        #[test]
+        fn random_games(
+            base in any_rules(),
+            repetition in any::<bool>(),
+            limit in prop::option::of(2u16..40),
+            seed in any::<u64>(),
+        ) {
+            let rules = base.with_repetition_draw(repetition).with_no_capture_limit(limit);
+            let mut rng = SplitMix(seed);
+            let mut game = Game::new(rules);
+            check(&game);
+            for _ in 0..200 {
+                if game.outcome().is_some() {
+                    let before = game.clone();
+                    let any = Move::new(ploy_core::Square::E3, ploy_core::Square::E4, 0);
+                    assert!(matches!(game.play(any), Err(GameError::GameOver(_))));
+                    assert_eq!(game, before);
+                    if rng.below(2) == 0 {
+                        break;
+                    }
+                }
+                if !game.moves().is_empty() && (game.outcome().is_some() || rng.below(10) == 0) {
+                    let before_last = game.positions()[game.positions().len() - 2].clone();
+                    game.undo().unwrap();
+                    assert_eq!(game.position(), &before_last);
+                    check(&game);
+                    continue;
+                }
+                let legal = game.legal_moves();
+                let n = game.moves().len();
+                // Turn back the piece this side turned on its last move, if it can.
+                let back = (n >= 2)
+                    .then(|| game.moves()[n - 2])
+                    .filter(|m| m.is_direction_move())
+                    .map(|m| Move::turn(m.to(), 8 - m.rotation()))
+                    .filter(|m| legal.contains(m));
+                let turns: Vec<Move> =
+                    legal.iter().copied().filter(|m| m.is_direction_move()).collect();
+                let captures: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| !m.is_direction_move())
+                    .filter(|m| game.position().board().piece_at(m.to()).is_some())
+                    .collect();
+                let mv = match (back, rng.below(10)) {
+                    (Some(b), 0..=4) => b,
+                    (_, 5..=6) if !turns.is_empty() => turns[rng.below(turns.len())],
+                    (_, 7) if !captures.is_empty() => captures[rng.below(captures.len())],
+                    _ => legal[rng.below(legal.len())],
+                };
+                let expected = game.position().after(mv).unwrap();
+                game.play(mv).unwrap();
+                assert_eq!(game.position(), &expected);
+                check(&game);
+            }
+        }
+    }
+}

@@ -426,3 +426,85 @@ fn both_sides_eliminated_the_side_not_to_move_wins() {
     assert_eq!(pos.outcome().and_then(Outcome::winner), Some(R));
     assert!(pos.legal_moves().is_empty());
 }
+
+// ---- Attacks (what a GUI or an evaluation asks) ------------------------------------------
+
+#[test]
+fn attacks_and_attackers() {
+    // Green lance N, E, S on e4 with its own shield on e6; a red probe E, W on g4 and a red
+    // shield pointing N on e3.
+    let pos = with_commanders(
+        &[("e4", G, 21), ("e6", G, 1), ("g4", R, 68), ("e3", R, 1)],
+        G,
+        uni(),
+    );
+    let set = |b: ploy_core::Bitboard| b.into_iter().collect::<BTreeSet<Square>>();
+    assert_eq!(
+        set(pos.attacks(sq("e4"))),
+        squares(&["e5", "f4", "g4", "e3"])
+    );
+    assert_eq!(
+        set(pos.attacks(sq("g4"))),
+        squares(&["f4", "e4", "h4", "i4"])
+    );
+    assert_eq!(set(pos.attacks(sq("e3"))), squares(&["e4"]));
+    assert!(
+        pos.attacks(sq("e5")).is_empty(),
+        "an empty square attacks nothing"
+    );
+    assert_eq!(set(pos.attackers(sq("e4"), R)), squares(&["g4", "e3"]));
+    assert!(pos.attackers(sq("e4"), G).is_empty());
+    assert!(pos.is_attacked(sq("e4"), R));
+    assert!(!pos.is_attacked(sq("e4"), G));
+    assert_eq!(set(pos.attackers(sq("f4"), G)), squares(&["e4"]));
+    assert_eq!(set(pos.attackers(sq("f4"), R)), squares(&["g4"]));
+    assert_eq!(set(pos.attackers(sq("e5"), G)), squares(&["e4"]));
+    assert!(pos.attackers(sq("e5"), R).is_empty());
+    // On a square holding its own piece, a seat's attackers are the pieces that could
+    // capture an enemy standing there (the documented meaning).
+    assert_eq!(set(pos.attackers(sq("e6"), G)), squares(&["e4"]));
+    assert!(pos.attackers(sq("e6"), R).is_empty());
+    // Attacks do not depend on whose turn it is.
+    let red = pos.to_setup();
+    let red = ploy_core::Setup { turn: R, ..red };
+    let red = Position::from_setup(red, uni()).unwrap();
+    for s in Square::ALL {
+        assert_eq!(red.attacks(s), pos.attacks(s));
+    }
+}
+
+// ---- Hashing ------------------------------------------------------------------------------
+
+#[test]
+fn transpositions_reach_equal_positions_and_hashes() {
+    let start = Position::new();
+    let play = |moves: &[Move]| {
+        let mut p = start.clone();
+        for &m in moves {
+            p.play(m).unwrap();
+        }
+        p
+    };
+    let a = play(&[mv("e3", "e4", 0), mv("e7", "e6", 0), mv("d3", "d4", 0)]);
+    let b = play(&[mv("d3", "d4", 0), mv("e7", "e6", 0), mv("e3", "e4", 0)]);
+    assert_eq!(a, b);
+    assert_eq!(a.hash(), b.hash());
+    // Two direction moves with the same result (RULES.md section 3) give the same position.
+    let c = play(&[Move::turn(sq("e1"), 1)]);
+    let d = play(&[Move::turn(sq("e1"), 3)]);
+    assert_eq!(c, d);
+    assert_eq!(c.hash(), c.compute_hash());
+    // The side to move is part of the hash.
+    let red = Position::from_setup(
+        ploy_core::Setup {
+            turn: R,
+            ..start.to_setup()
+        },
+        start.rules(),
+    )
+    .unwrap();
+    assert_ne!(red.hash(), start.hash());
+    assert_eq!(red.hash(), red.compute_hash());
+    // The hash is a function of the position: the same on every construction.
+    assert_eq!(Position::new().hash(), start.hash());
+}
