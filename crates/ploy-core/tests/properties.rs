@@ -80,6 +80,12 @@ fn check_generation(pos: &Position) -> BTreeSet<Move> {
         reference::outcome_of_board(pos.board(), pos.turn(), pos.rules())
     );
     assert_eq!(pos.is_game_over(), pos.outcome().is_some());
+    // No stalemate (RULES.md section 4): a side with a piece can always turn it.
+    assert_eq!(
+        fast_set.is_empty(),
+        pos.outcome().is_some(),
+        "moves vs outcome in {pos:?}"
+    );
     fast_set
 }
 
