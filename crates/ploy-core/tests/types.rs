@@ -149,3 +149,36 @@ fn move_packing_round_trips() {
     assert_eq!(Move::try_new(Square::D2, Square::D3, 8), None);
     assert_eq!(std::mem::size_of::<Move>(), 2);
 }
+
+#[test]
+fn rule_presets() {
+    // RULES.md section 4: standard has both draw rules (N = 200), university none; the
+    // library's default is standard; both use strict elimination and any rotation.
+    let standard = ploy_core::Rules::standard();
+    assert!(standard.repetition_draw);
+    assert_eq!(standard.no_capture_limit, Some(200));
+    let university = ploy_core::Rules::university();
+    assert!(!university.repetition_draw);
+    assert_eq!(university.no_capture_limit, None);
+    assert_eq!(ploy_core::Rules::default(), standard);
+    for rules in [standard, university] {
+        assert_eq!(rules.elimination, ploy_core::Elimination::Strict);
+        assert_eq!(rules.rotation, ploy_core::Rotation::Any);
+    }
+}
+
+proptest::proptest! {
+    /// Any bytes: the square reader never panics and accepts exactly a file letter a..i
+    /// followed by a rank digit 1..9.
+    #[test]
+    fn square_reader_takes_any_bytes(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..4)) {
+        let valid = bytes.len() == 2
+            && (b'a'..=b'i').contains(&bytes[0])
+            && (b'1'..=b'9').contains(&bytes[1]);
+        let parsed = Square::from_ascii(&bytes);
+        proptest::prop_assert_eq!(parsed.is_ok(), valid);
+        if let Ok(square) = parsed {
+            proptest::prop_assert_eq!(square.to_string().into_bytes(), bytes);
+        }
+    }
+}
