@@ -220,6 +220,9 @@ impl Game {
     }
 
     fn opponent_of(&self, seat: Seat) -> Result<Seat, GameError> {
+        if let Some(o) = self.outcome() {
+            return Err(GameError::GameOver(o));
+        }
         let in_play = self.position().in_play();
         if !in_play.contains(seat) {
             return Err(GameError::NotInPlay(seat));
