@@ -1,7 +1,8 @@
 //! Games: a position with its history, draw rules, and recorded endings.
 
 use crate::{
-    DrawReason, IllegalMove, Move, MoveList, Outcome, Position, Rules, Seat, Variant, WinReason,
+    DrawReason, IllegalMove, Move, MoveList, Outcome, Position, Rules, Seat, SeatSet, Variant,
+    WinReason,
 };
 
 /// Why [`Game::play`] (or another action) was refused. The game is unchanged.
@@ -17,6 +18,10 @@ pub enum GameError {
     /// The seat does not take part in this game or is no longer in play.
     #[error("{0} is not in play")]
     NotInPlay(Seat),
+    /// A free-for-all player cannot resign or lose on time while several opponents are in
+    /// play: the rules do not say who would take his pieces.
+    #[error("several opponents are still in play")]
+    SeveralOpponents,
     /// There is no move to take back.
     #[error("no move to take back")]
     NothingToUndo,
@@ -56,6 +61,12 @@ impl Game {
     #[must_use]
     pub fn new(rules: Rules) -> Game {
         Game::from_position(Position::start(Variant::TwoPlayer, rules))
+    }
+
+    /// A game of `variant` from its start position.
+    #[must_use]
+    pub fn start(variant: Variant, rules: Rules) -> Game {
+        Game::from_position(Position::start(variant, rules))
     }
 
     /// A game from `start` (played by `start`'s rules), counting repetitions and plies
@@ -219,37 +230,57 @@ impl Game {
         Ok(())
     }
 
-    fn opponent_of(&self, seat: Seat) -> Result<Seat, GameError> {
+    /// Who wins if `seat` leaves the game now: the opponent (two players), the other team
+    /// (partnership: a player resigns for his team), or the one player left (free-for-all).
+    fn winners_without(&self, seat: Seat) -> Result<SeatSet, GameError> {
         if let Some(o) = self.outcome() {
             return Err(GameError::GameOver(o));
         }
-        let in_play = self.position().in_play();
+        let pos = self.position();
+        let in_play = pos.in_play();
         if !in_play.contains(seat) {
             return Err(GameError::NotInPlay(seat));
         }
-        in_play
-            .without(seat)
-            .single()
-            .ok_or(GameError::NotInPlay(seat))
+        let variant = pos.variant();
+        let team = variant.team(seat);
+        let others = SeatSet::from_bits(variant.seats().bits() & !team.bits());
+        match variant {
+            Variant::FreeForAll => {
+                let left = in_play.without(seat);
+                if left.count() == 1 {
+                    Ok(left)
+                } else {
+                    Err(GameError::SeveralOpponents)
+                }
+            }
+            _ => Ok(others),
+        }
     }
 
-    /// `seat` resigns; the opponent wins.
+    /// `seat` resigns; the opponent (or the other team) wins.
     ///
     /// # Errors
-    /// [`GameError::GameOver`] if the game is over, [`GameError::NotInPlay`] if `seat` does
-    /// not play.
+    /// [`GameError::GameOver`] if the game is over, [`GameError::NotInPlay`] if `seat` is not
+    /// in play, [`GameError::SeveralOpponents`] in a free-for-all game with more than one
+    /// opponent left (the rules do not say who would take his pieces).
     pub fn resign(&mut self, seat: Seat) -> Result<(), GameError> {
-        let winner = self.opponent_of(seat)?;
-        self.record(Outcome::win(winner, WinReason::Resignation))
+        let winners = self.winners_without(seat)?;
+        self.record(Outcome::Win {
+            winners,
+            reason: WinReason::Resignation,
+        })
     }
 
-    /// `seat` ran out of time; the opponent wins.
+    /// `seat` ran out of time; the opponent (or the other team) wins.
     ///
     /// # Errors
     /// As [`Game::resign`].
     pub fn forfeit_on_time(&mut self, seat: Seat) -> Result<(), GameError> {
-        let winner = self.opponent_of(seat)?;
-        self.record(Outcome::win(winner, WinReason::TimeForfeit))
+        let winners = self.winners_without(seat)?;
+        self.record(Outcome::Win {
+            winners,
+            reason: WinReason::TimeForfeit,
+        })
     }
 
     /// The players agree to a draw.

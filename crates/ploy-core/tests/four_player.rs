@@ -407,3 +407,43 @@ fn random_four_player_playouts_keep_hash_and_unmake_exact() {
         }
     }
 }
+
+#[test]
+fn resignation_in_four_player_games() {
+    use ploy_core::{Game, GameError};
+    // Partnership: a player resigns for his team.
+    let mut g = Game::start(Variant::Partnership, Rules::standard());
+    g.resign(B).unwrap();
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Win {
+            winners: SeatSet::only(G).with(Y),
+            reason: WinReason::Resignation
+        })
+    );
+    // Free-for-all with several opponents left: refused, the game goes on unchanged.
+    let mut g = Game::start(Variant::FreeForAll, Rules::standard());
+    let before = g.clone();
+    assert_eq!(g.resign(R), Err(GameError::SeveralOpponents));
+    assert_eq!(g, before);
+    // Free-for-all with one opponent left: he wins.
+    let st = setup(
+        Variant::FreeForAll,
+        &[
+            (G, "a1", 85),
+            (G, "e3", 17),
+            (R, "e5", 85),
+            (R, "a9", 16),
+            (Y, "i9", 85),
+            (Y, "h9", 16),
+        ],
+    );
+    let mut st = st;
+    st.in_play = SeatSet::ALL.without(B);
+    st.controllers[B.index()] = G;
+    let mut g = Game::from_position(Position::from_setup(st, Rules::standard()).unwrap());
+    g.play(mv("e3-e5-0")).unwrap();
+    assert_eq!(g.position().in_play(), SeatSet::only(G).with(Y));
+    g.forfeit_on_time(Y).unwrap();
+    assert_eq!(g.outcome(), Some(Outcome::win(G, WinReason::TimeForfeit)));
+}
