@@ -222,12 +222,12 @@ pub(crate) mod inputs {
 
     const ALPHABET: &[u8] = b"abcdefghijw0123456789,/ x-+#|\t\n\xff";
 
-    /// Seeds: position strings, move texts and `moves` lines from playouts.
-    pub(crate) fn seeds(rng: &mut StdRng) -> Vec<Vec<u8>> {
-        let mut out = Vec::new();
-        for _ in 0..20 {
+    /// Seeds by kind: position strings, board strings, move texts, `moves` lines.
+    pub(crate) fn seeds(rng: &mut StdRng) -> [Vec<Vec<u8>>; 4] {
+        let mut out: [Vec<Vec<u8>>; 4] = Default::default();
+        for _ in 0..40 {
             let mut pos = Position::start(Variant::TwoPlayer, Rules::university());
-            let plies = rng.random_range(0..80);
+            let plies = rng.random_range(0..120);
             let mut line = String::from("start |");
             for _ in 0..plies {
                 let moves = pos.legal_moves();
@@ -235,20 +235,20 @@ pub(crate) mod inputs {
                     break;
                 }
                 let mv = moves[rng.random_range(0..moves.len())];
-                out.push(UniversityMove::from(mv).to_string().into_bytes());
-                out.push(AlgebraicMove::from_move(&pos, mv).to_string().into_bytes());
+                out[2].push(UniversityMove::from(mv).to_string().into_bytes());
+                out[2].push(AlgebraicMove::from_move(&pos, mv).to_string().into_bytes());
                 line.push(' ');
                 line.push_str(&UniversityMove::from(mv).to_string());
                 pos.make_move(mv);
             }
-            out.push(PositionString::from_position(&pos).to_string().into_bytes());
-            out.push(
+            out[0].push(PositionString::from_position(&pos).to_string().into_bytes());
+            out[1].push(
                 PositionString::from_position(&pos)
                     .board()
                     .to_string()
                     .into_bytes(),
             );
-            out.push(line.into_bytes());
+            out[3].push(line.into_bytes());
         }
         out
     }
@@ -265,7 +265,8 @@ pub(crate) mod inputs {
                         .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())])
                         .collect();
                 }
-                let mut s = seeds[rng.random_range(0..seeds.len())].clone();
+                let kind = &seeds[rng.random_range(0..seeds.len())];
+                let mut s = kind[rng.random_range(0..kind.len())].clone();
                 for _ in 0..rng.random_range(0..4) {
                     let at = rng.random_range(0..=s.len());
                     let byte = ALPHABET[rng.random_range(0..ALPHABET.len())];
