@@ -628,7 +628,11 @@ impl PositionString {
             return Err(ParsePositionError::MissingTurn { offset: text.len() });
         };
         let turn_text = &text[space + 1..];
-        if turn_text.iter().any(|&b| b == b',' || b == b'/') {
+        // Text after the last space that looks like board text (a separator, or a field
+        // such as `b69` on square i1) means the side to move is missing.
+        let looks_like_a_field =
+            turn_text.len() > 1 && turn_text[1..].iter().all(u8::is_ascii_digit);
+        if looks_like_a_field || turn_text.iter().any(|&b| b == b',' || b == b'/') {
             return Err(ParsePositionError::MissingTurn { offset: text.len() });
         }
         let turn = match turn_text.first() {
