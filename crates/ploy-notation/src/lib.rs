@@ -1,1 +1,95 @@
-//! ploy-notation: see the crate's issue. (placeholder)
+//! Text forms of Ploy positions and moves (RULES.md section 6): board strings and position
+//! strings (the university "FEN" format), university move strings (`e3-e4-0`) and Tensi's
+//! algebraic notation (`e4xf5`, `c3+3`, `e7-d6+2`).
+//!
+//! Every codec has two stages, as in the chess libraries this workspace learns from:
+//!
+//! 1. **Syntax**, context-free: [`BoardString`], [`PositionString`], [`UniversityMove`],
+//!    [`AlgebraicMove`] read text with `FromStr` / `from_ascii` (any bytes, never a panic)
+//!    and write their canonical text with `Display`, without allocating. Malformed text gives
+//!    a [`ParseBoardError`], [`ParsePositionError`] or [`ParseMoveError`] that says what is
+//!    wrong and where (byte offset, rank or square, what was expected).
+//! 2. **Resolution** against the rules: a position string becomes a [`Position`] through
+//!    [`PositionString::to_position`] ([`InvalidPositionError`]: a mask that is not a piece,
+//!    or a board that breaks the rules of a valid position); a move text becomes the one legal
+//!    [`Move`] it names through `to_move(&position)` ([`IllegalMoveError`], with the reason).
+//!
+//! [`read_position`], [`read_university`] and [`read_algebraic`] do both stages at once,
+//! with errors that keep "malformed" ([`ReadPositionError::Malformed`],
+//! [`ReadMoveError::Malformed`]) apart from "not valid / not legal here".
+//!
+//! Each module's docs say exactly how lenient its parser is: [`board`] (whitespace around
+//! squares, nothing else), [`university`] (nothing), [`algebraic`] (`-`/`x` either way,
+//! optional `#`, any `+n`/`-n`, university strings).
+//!
+//! # Example
+//!
+//! ```
+//! use ploy_core::{Move, Rules, Square};
+//! use ploy_notation::{AlgebraicMove, PositionString, UniversityMove, read_position};
+//!
+//! // A hand-built position: Tensi's light lance on e4 (flags NE, S, NW = mask 146).
+//! let text = "\
+//!     w16,,,,w170,,,,/,,,,,,,,/,,,,,,,,/,,b1,,,,,,/,,,,,w1,,,/,,,,b146,,,,/\
+//!     ,,,,,,,,/,,,,,,,,/b170,,,,,,,, b";
+//! let pos = read_position(text, Rules::university())?;
+//!
+//! // Read moves in either notation, resolved against the position.
+//! let capture: AlgebraicMove = "e4xf5".parse()?;
+//! assert_eq!(capture.to_move(&pos)?, Move::new(Square::E4, Square::F5, 0));
+//! assert_eq!(AlgebraicMove::from_move(&pos, capture.as_move()).to_string(), "e4xf5");
+//! let step: UniversityMove = "e4-e1-0".parse()?;
+//! assert_eq!(step.to_move(&pos)?, Move::new(Square::E4, Square::E1, 0));
+//! assert!("e4-c6".parse::<AlgebraicMove>()?.to_move(&pos).is_err()); // own piece on c6
+//!
+//! // Write them back: the capture gets its `x`, a turn counterclockwise its `+`.
+//! let turn = Move::turn(Square::E4, 5);
+//! assert_eq!(AlgebraicMove::from_move(&pos, turn).to_string(), "e4+3");
+//! assert_eq!(UniversityMove::from(turn).to_string(), "e4-e4-5");
+//! assert_eq!(PositionString::from_position(&pos).to_string(), text);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Choices where the rule book is silent
+//!
+//! - Position strings are split at their last space; nothing may follow the side to move.
+//! - A mask with 5 to 8 flags is well-formed text (the university format allows 1..255) and
+//!   rejected by the validity stage, naming the square ([`NotAPieceError`]).
+//! - `#` on a move that does not win, and `-`/`x` that do not match the capture, are
+//!   accepted on input and ignored; output always has the right ones.
+//! - A direction move by 0 (never legal) is written `e4-0` so that every syntax value writes
+//!   text that reads back as itself.
+//! - The four-player position string is not designed yet; the two-player form leaves room for
+//!   it (see [`board`]).
+//!
+//! # Features
+//!
+//! - `serde`: `Serialize`/`Deserialize` for the syntax types as their canonical strings
+//!   (deserializing runs the parser), and for [`Side`].
+//! - `fuzzing`: exposes the module `fuzzing`, the bodies of the cargo-fuzz targets, for the fuzz
+//!   crate. Not a stable API.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod algebraic;
+pub mod board;
+mod moves;
+pub mod protocol;
+#[cfg(feature = "serde")]
+mod serde_impls;
+pub mod university;
+mod util;
+
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
+
+pub use algebraic::{AlgebraicMove, read_algebraic};
+pub use board::{
+    BoardString, InvalidPositionError, NotAPieceError, NotTwoPlayerError, ParseBoardError,
+    ParsePositionError, PositionString, RawPiece, ReadPositionError, Side, read_position,
+};
+pub use moves::{IllegalMoveError, ParseMoveError, ReadMoveError, check_legal};
+pub use university::{UniversityMove, read_university};
+
+#[doc(no_inline)]
+pub use ploy_core::{Move, Position};

@@ -1,0 +1,222 @@
+//! Errors shared by the move notations: malformed text, and moves not legal in a position.
+
+use ploy_core::{Move, PieceKind, Position, Seat, Square};
+
+use crate::util::ByteDisplay;
+
+/// A move string was malformed (the syntax stage of either move notation).
+///
+/// Offsets count bytes from the start of the move text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseMoveError {
+    /// A university move string is not exactly 7 bytes long.
+    #[error("expected exactly 7 characters such as `e3-e4-0`, found {found} bytes")]
+    Length {
+        /// The length in bytes.
+        found: usize,
+    },
+    /// A square's file is not `a`..`i`.
+    #[error("byte {offset}: expected a file `a`..`i`, found {}", ByteDisplay(*.found))]
+    File {
+        /// Where the file should be.
+        offset: usize,
+        /// What is there instead (`None`: the input ends).
+        found: Option<u8>,
+    },
+    /// A square's rank is not `1`..`9`.
+    #[error("byte {offset}: expected a rank `1`..`9`, found {}", ByteDisplay(*.found))]
+    Rank {
+        /// Where the rank should be.
+        offset: usize,
+        /// What is there instead (`None`: the input ends).
+        found: Option<u8>,
+    },
+    /// A separator or sign is missing or wrong.
+    #[error("byte {offset}: expected {expected}, found {}", ByteDisplay(*.found))]
+    Unexpected {
+        /// Where.
+        offset: usize,
+        /// What the notation allows there.
+        expected: &'static str,
+        /// What is there instead (`None`: the input ends).
+        found: Option<u8>,
+    },
+    /// A rotation is not a digit `0`..`7`.
+    #[error("byte {offset}: expected a rotation digit `0`..`7`, found {}", ByteDisplay(*.found))]
+    Rotation {
+        /// Where the digit should be.
+        offset: usize,
+        /// What is there instead (`None`: the input ends).
+        found: Option<u8>,
+    },
+    /// Something follows a complete move.
+    #[error("byte {offset}: expected the end of the move, found {}", ByteDisplay(Some(*.found)))]
+    Trailing {
+        /// Where the garbage starts.
+        offset: usize,
+        /// Its first byte.
+        found: u8,
+    },
+}
+
+impl ParseMoveError {
+    /// The byte offset of the problem (0 for a wrong length).
+    #[must_use]
+    pub const fn offset(&self) -> usize {
+        match *self {
+            ParseMoveError::Length { .. } => 0,
+            ParseMoveError::File { offset, .. }
+            | ParseMoveError::Rank { offset, .. }
+            | ParseMoveError::Unexpected { offset, .. }
+            | ParseMoveError::Rotation { offset, .. }
+            | ParseMoveError::Trailing { offset, .. } => offset,
+        }
+    }
+}
+
+/// Reads the square at `offset`.
+pub(crate) fn square_at(text: &[u8], offset: usize) -> Result<Square, ParseMoveError> {
+    let file = text.get(offset).copied();
+    let rank = text.get(offset + 1).copied();
+    match (file, rank) {
+        (Some(f @ b'a'..=b'i'), Some(r @ b'1'..=b'9')) => Ok(Square::new(f - b'a', r - b'1')),
+        (Some(b'a'..=b'i'), found) => Err(ParseMoveError::Rank {
+            offset: offset + 1,
+            found,
+        }),
+        (found, _) => Err(ParseMoveError::File { offset, found }),
+    }
+}
+
+/// Reads a rotation digit `0`..`7` at `offset`.
+pub(crate) fn digit_at(text: &[u8], offset: usize) -> Result<u8, ParseMoveError> {
+    match text.get(offset).copied() {
+        Some(d @ b'0'..=b'7') => Ok(d - b'0'),
+        found => Err(ParseMoveError::Rotation { offset, found }),
+    }
+}
+
+/// A well-formed move that is not legal in the position (the resolution stage), with the
+/// reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum IllegalMoveError {
+    /// The game is over: no move is legal.
+    #[error("the game is over")]
+    GameOver,
+    /// No piece stands on the start square.
+    #[error("{0} is empty")]
+    Empty(Square),
+    /// The piece on the start square is not the mover's to move.
+    #[error("the piece on {square} is {colour}'s, but {turn} is to move")]
+    NotYours {
+        /// The start square.
+        square: Square,
+        /// The piece's colour.
+        colour: Seat,
+        /// The seat to move.
+        turn: Seat,
+    },
+    /// A direction move that leaves the piece as it was (rotation 0, or a turn onto the
+    /// same flags, like a commander turned by 2).
+    #[error("turning the {kind} on {square} by {rotation} does not change it")]
+    NoChange {
+        /// The square.
+        square: Square,
+        /// The piece's kind.
+        kind: PieceKind,
+        /// The clockwise rotation.
+        rotation: u8,
+    },
+    /// The rules' rotation option forbids this turn (single-step rotation).
+    #[error("a turn by {rotation} clockwise is not allowed by the rotation rule")]
+    RotationRule {
+        /// The clockwise rotation.
+        rotation: u8,
+    },
+    /// A piece other than a shield turns after a motion move.
+    #[error("only a shield may turn after moving; the piece on {square} is a {kind}")]
+    TurnAfterMotion {
+        /// The start square.
+        square: Square,
+        /// The piece's kind.
+        kind: PieceKind,
+    },
+    /// The end square is not among the piece's motion targets.
+    #[error("the {kind} on {from} cannot move to {to}")]
+    Unreachable {
+        /// The start square.
+        from: Square,
+        /// The end square.
+        to: Square,
+        /// The piece's kind.
+        kind: PieceKind,
+    },
+}
+
+/// Checks that `mv` is legal in `pos`, and says why not if it is not.
+///
+/// `Ok` exactly when [`Position::is_legal`] is true.
+///
+/// # Errors
+/// [`IllegalMoveError`] with the first reason found, in the order of its variants.
+pub fn check_legal(pos: &Position, mv: Move) -> Result<(), IllegalMoveError> {
+    if pos.is_legal(mv) {
+        return Ok(());
+    }
+    Err(why_illegal(pos, mv))
+}
+
+fn why_illegal(pos: &Position, mv: Move) -> IllegalMoveError {
+    let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
+    if pos.is_game_over() {
+        return IllegalMoveError::GameOver;
+    }
+    let Some(piece) = pos.board().piece_at(from) else {
+        return IllegalMoveError::Empty(from);
+    };
+    let turn = pos.turn();
+    if !pos.controlled_by(turn).contains(from) {
+        return IllegalMoveError::NotYours {
+            square: from,
+            colour: piece.colour(),
+            turn,
+        };
+    }
+    let kind = piece.kind();
+    let rotation_rule = pos.rules().rotation;
+    if from == to {
+        if piece.rotate(r) == piece {
+            return IllegalMoveError::NoChange {
+                square: from,
+                kind,
+                rotation: r,
+            };
+        }
+        // The turn changes the piece, so only the rotation rule can forbid it.
+        debug_assert!(rotation_rule.turn_mask() & (1 << r) == 0);
+        return IllegalMoveError::RotationRule { rotation: r };
+    }
+    if r != 0 && kind != PieceKind::Shield {
+        return IllegalMoveError::TurnAfterMotion { square: from, kind };
+    }
+    if !pos.is_legal(Move::new(from, to, 0)) {
+        return IllegalMoveError::Unreachable { from, to, kind };
+    }
+    // The motion is legal without the turn, so only the rotation rule can forbid it.
+    debug_assert!(rotation_rule.shield_mask() & (1 << r) == 0);
+    IllegalMoveError::RotationRule { rotation: r }
+}
+
+/// Why move text could not be read as a legal move: malformed, or not legal here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReadMoveError {
+    /// The text is malformed.
+    #[error(transparent)]
+    Malformed(#[from] ParseMoveError),
+    /// The text names a move that is not legal in the position.
+    #[error("not legal here: {0}")]
+    Illegal(#[from] IllegalMoveError),
+}
