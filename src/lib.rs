@@ -1,4 +1,4 @@
-//! Ploy, the 1970 3M strategy game: the facade crate re-exporting the workspace crates.
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
 pub use ploy_core as core;
