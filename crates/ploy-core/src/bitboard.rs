@@ -100,7 +100,11 @@ impl Bitboard {
     #[inline]
     #[must_use]
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 { None } else { Square::from_index(self.0.trailing_zeros() as u8) }
+        if self.0 == 0 {
+            None
+        } else {
+            Square::from_index(self.0.trailing_zeros() as u8)
+        }
     }
 
     /// Iterates over the squares in index order.
@@ -200,7 +204,11 @@ impl fmt::Debug for Bitboard {
         for rank in (0..9).rev() {
             f.write_str("   ")?;
             for file in 0..9 {
-                let c = if self.contains(Square::new(file, rank)) { " X" } else { " ." };
+                let c = if self.contains(Square::new(file, rank)) {
+                    " X"
+                } else {
+                    " ."
+                };
                 f.write_str(c)?;
             }
             f.write_str("\n")?;

@@ -81,7 +81,10 @@ impl Board {
     /// Replaces the piece on `sq` by `piece` of the same colour and kind (a turn).
     #[inline]
     pub(crate) fn replace_same_kind(&mut self, sq: Square, piece: Piece) {
-        debug_assert_eq!(self.squares[sq.index()].map(|p| (p.colour(), p.kind())), Some((piece.colour(), piece.kind())));
+        debug_assert_eq!(
+            self.squares[sq.index()].map(|p| (p.colour(), p.kind())),
+            Some((piece.colour(), piece.kind()))
+        );
         self.squares[sq.index()] = Some(piece);
     }
 
@@ -127,14 +130,16 @@ impl Board {
     /// The square of `colour`'s commander (the first, should there be several).
     #[must_use]
     pub fn commander(&self, colour: Seat) -> Option<Square> {
-        self.by_colour(colour).into_iter().find(|&sq| {
-            self.squares[sq.index()].is_some_and(|p| p.kind() == PieceKind::Commander)
-        })
+        self.by_colour(colour)
+            .into_iter()
+            .find(|&sq| self.squares[sq.index()].is_some_and(|p| p.kind() == PieceKind::Commander))
     }
 
     /// Every piece with its square, in square index order.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.occupied.into_iter().filter_map(move |sq| self.piece_at(sq).map(|p| (sq, p)))
+        self.occupied
+            .into_iter()
+            .filter_map(move |sq| self.piece_at(sq).map(|p| (sq, p)))
     }
 }
 

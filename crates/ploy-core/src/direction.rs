@@ -46,7 +46,11 @@ impl Direction {
     #[inline]
     #[must_use]
     pub const fn from_index(i: u8) -> Option<Direction> {
-        if i < 8 { Some(Direction::ALL[i as usize]) } else { None }
+        if i < 8 {
+            Some(Direction::ALL[i as usize])
+        } else {
+            None
+        }
     }
 
     /// The bit number, 0 (N) to 7 (NW).
@@ -60,8 +64,16 @@ impl Direction {
     #[inline]
     #[must_use]
     pub const fn delta(self) -> (i8, i8) {
-        const D: [(i8, i8); 8] =
-            [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+        const D: [(i8, i8); 8] = [
+            (0, 1),
+            (1, 1),
+            (1, 0),
+            (1, -1),
+            (0, -1),
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+        ];
         D[self as usize]
     }
 

@@ -62,7 +62,13 @@ impl Game {
     /// without capture from there.
     #[must_use]
     pub fn from_position(start: Position) -> Game {
-        Game { positions: vec![start], moves: Vec::new(), quiet: vec![0], draw: None, recorded: None }
+        Game {
+            positions: vec![start],
+            moves: Vec::new(),
+            quiet: vec![0],
+            draw: None,
+            recorded: None,
+        }
     }
 
     /// A game from `start` with `moves` replayed.
@@ -123,7 +129,10 @@ impl Game {
         let cur = self.position();
         // Positions before the last capture cannot recur: captured pieces never come back.
         let since = self.positions.len() - 1 - self.plies_since_capture() as usize;
-        self.positions[since..].iter().filter(|p| p.same_state(cur)).count()
+        self.positions[since..]
+            .iter()
+            .filter(|p| p.same_state(cur))
+            .count()
     }
 
     /// How the game ended, or `None` while it goes on.
@@ -135,7 +144,11 @@ impl Game {
     /// The legal moves; none once the game is over.
     #[must_use]
     pub fn legal_moves(&self) -> MoveList {
-        if self.outcome().is_some() { MoveList::new() } else { self.position().legal_moves() }
+        if self.outcome().is_some() {
+            MoveList::new()
+        } else {
+            self.position().legal_moves()
+        }
     }
 
     /// Whether `mv` may be played now.
@@ -154,7 +167,11 @@ impl Game {
         }
         let next = self.position().after(mv)?;
         let captured = next.board().occupied().count() < self.position().board().occupied().count();
-        let quiet = if captured { 0 } else { self.plies_since_capture() + 1 };
+        let quiet = if captured {
+            0
+        } else {
+            self.plies_since_capture() + 1
+        };
         self.positions.push(next);
         self.moves.push(mv);
         self.quiet.push(quiet);
@@ -168,12 +185,14 @@ impl Game {
             return None;
         }
         if rules.repetition_draw && self.repetitions() >= 3 {
-            return Some(Outcome::Draw { reason: DrawReason::Repetition });
+            return Some(Outcome::Draw {
+                reason: DrawReason::Repetition,
+            });
         }
         match rules.no_capture_limit {
-            Some(n) if self.plies_since_capture() >= u32::from(n) => {
-                Some(Outcome::Draw { reason: DrawReason::NoCaptureLimit })
-            }
+            Some(n) if self.plies_since_capture() >= u32::from(n) => Some(Outcome::Draw {
+                reason: DrawReason::NoCaptureLimit,
+            }),
             _ => None,
         }
     }
@@ -205,7 +224,10 @@ impl Game {
         if !in_play.contains(seat) {
             return Err(GameError::NotInPlay(seat));
         }
-        in_play.without(seat).single().ok_or(GameError::NotInPlay(seat))
+        in_play
+            .without(seat)
+            .single()
+            .ok_or(GameError::NotInPlay(seat))
     }
 
     /// `seat` resigns; the opponent wins.
@@ -232,7 +254,9 @@ impl Game {
     /// # Errors
     /// [`GameError::GameOver`] if the game is already over.
     pub fn agree_draw(&mut self) -> Result<(), GameError> {
-        self.record(Outcome::Draw { reason: DrawReason::Agreement })
+        self.record(Outcome::Draw {
+            reason: DrawReason::Agreement,
+        })
     }
 }
 

@@ -76,8 +76,8 @@ pub use perft::{divide, perft, perft_full};
 pub use piece::{InvalidFlags, Piece, PieceKind, Seat, SeatSet};
 pub use position::{IllegalMove, Position, PositionError, Setup, SetupProblem, Undo};
 pub use rules::{
-    DrawReason, Elimination, FOUR_PLAYER_ARMY, Outcome, Rotation, Rules, TWO_PLAYER_ARMY, Variant,
-    WinReason,
+    BareCommander, DrawReason, Elimination, FOUR_PLAYER_ARMY, Outcome, PartnerElimination,
+    Rotation, Rules, TWO_PLAYER_ARMY, Variant, WinReason,
 };
 pub use square::{ParseSquareError, Square, SquareIndexError};
 pub use tables::ZOBRIST_SEED;

@@ -41,7 +41,11 @@ impl Move {
     #[inline]
     #[must_use]
     pub const fn try_new(from: Square, to: Square, rotation: u8) -> Option<Move> {
-        if rotation < 8 { Some(Move::new(from, to, rotation)) } else { None }
+        if rotation < 8 {
+            Some(Move::new(from, to, rotation))
+        } else {
+            None
+        }
     }
 
     /// The direction move turning the piece on `sq` by `rotation` (1..7 for a legal one).
@@ -93,7 +97,11 @@ impl Move {
     #[inline]
     #[must_use]
     pub const fn from_u16(v: u16) -> Option<Move> {
-        if ((v >> 3) as usize) < 81 * 81 { Some(Move(v)) } else { None }
+        if ((v >> 3) as usize) < 81 * 81 {
+            Some(Move(v))
+        } else {
+            None
+        }
     }
 }
 
@@ -152,7 +160,10 @@ impl MoveList {
     #[inline]
     #[must_use]
     pub const fn new() -> MoveList {
-        MoveList { len: 0, moves: [Move(0); MAX_MOVES] }
+        MoveList {
+            len: 0,
+            moves: [Move(0); MAX_MOVES],
+        }
     }
 
     /// Appends a move.

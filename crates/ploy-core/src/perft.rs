@@ -73,7 +73,11 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .iter()
         .map(|&mv| {
             let undo = p.make_move(mv);
-            let n = if depth <= 1 { 1 } else { inner(&mut p, depth - 1) };
+            let n = if depth <= 1 {
+                1
+            } else {
+                inner(&mut p, depth - 1)
+            };
             p.unmake_move(mv, undo);
             (mv, n)
         })

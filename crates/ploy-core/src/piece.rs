@@ -36,7 +36,11 @@ impl Seat {
     #[inline]
     #[must_use]
     pub const fn from_index(i: u8) -> Option<Seat> {
-        if i < 4 { Some(Seat::ALL[i as usize]) } else { None }
+        if i < 4 {
+            Some(Seat::ALL[i as usize])
+        } else {
+            None
+        }
     }
 
     /// Index in turn order, 0 (Green) to 3 (Blue).
@@ -139,7 +143,11 @@ impl SeatSet {
     #[inline]
     #[must_use]
     pub const fn single(self) -> Option<Seat> {
-        if self.0.count_ones() == 1 { Seat::from_index(self.0.trailing_zeros() as u8) } else { None }
+        if self.0.count_ones() == 1 {
+            Seat::from_index(self.0.trailing_zeros() as u8)
+        } else {
+            None
+        }
     }
 
     /// The seats in turn order.
@@ -183,8 +191,12 @@ pub enum PieceKind {
 
 impl PieceKind {
     /// All kinds, by number of flags.
-    pub const ALL: [PieceKind; 4] =
-        [PieceKind::Shield, PieceKind::Probe, PieceKind::Lance, PieceKind::Commander];
+    pub const ALL: [PieceKind; 4] = [
+        PieceKind::Shield,
+        PieceKind::Probe,
+        PieceKind::Lance,
+        PieceKind::Commander,
+    ];
 
     /// The kind with `n` flags, or `None` unless `n` is 1..4.
     #[inline]
@@ -299,7 +311,10 @@ impl Piece {
     #[inline]
     #[must_use]
     pub const fn rotate(self, steps: u8) -> Piece {
-        Piece { colour: self.colour, flags: self.flags.rotate(steps) }
+        Piece {
+            colour: self.colour,
+            flags: self.flags.rotate(steps),
+        }
     }
 }
 
@@ -319,7 +334,10 @@ struct PieceRepr {
 #[cfg(feature = "serde")]
 impl From<Piece> for PieceRepr {
     fn from(p: Piece) -> PieceRepr {
-        PieceRepr { colour: p.colour, flags: p.flags.bits() }
+        PieceRepr {
+            colour: p.colour,
+            flags: p.flags.bits(),
+        }
     }
 }
 

@@ -2,8 +2,8 @@
 
 use crate::tables::{KEYS, NEIGHBOUR, OFF, TURNS, piece_key, turn_key};
 use crate::{
-    Bitboard, Board, Direction, Elimination, Flags, Move, MoveList, Outcome, Piece, PieceKind,
-    Rules, Seat, SeatSet, Square, Variant, WinReason,
+    BareCommander, Bitboard, Board, Direction, Elimination, Flags, Move, MoveList, Outcome,
+    PartnerElimination, Piece, PieceKind, Rules, Seat, SeatSet, Square, Variant, WinReason,
 };
 use core::fmt;
 
@@ -20,8 +20,8 @@ pub struct Setup {
     /// `controllers[c]` is the seat controlling the pieces of colour `c`. In the two-player
     /// game every colour controls itself.
     pub controllers: [Seat; 4],
-    /// The seats still in play. In the two-player game this is both seats: who is
-    /// eliminated follows from the board.
+    /// The seats still in play (not eliminated). In the two-player game this is both seats:
+    /// who is eliminated follows from the board.
     pub in_play: SeatSet,
 }
 
@@ -70,6 +70,75 @@ impl Setup {
     }
 }
 
+/// `(colour, square, mask)` of every piece of a four-player start layout.
+type Layout = [(Seat, Square, u8); 36];
+
+const G: Seat = Seat::Green;
+const R: Seat = Seat::Red;
+const Y: Seat = Seat::Yellow;
+const B: Seat = Seat::Blue;
+
+/// FOUR_PLAYER_SETUP.md, free-for-all: one corner each, commanders pointing N, E, S, W.
+#[rustfmt::skip]
+const FREE_FOR_ALL: Layout = [
+    (G, Square::A1, 85), (G, Square::B1, 138), (G, Square::C1, 129), (G, Square::A2, 7),
+    (G, Square::B2, 5), (G, Square::C2, 2), (G, Square::A3, 12), (G, Square::B3, 2),
+    (G, Square::C3, 2),
+    (R, Square::A7, 6), (R, Square::B7, 8), (R, Square::C7, 8), (R, Square::A8, 42),
+    (R, Square::B8, 20), (R, Square::C8, 8), (R, Square::A9, 85), (R, Square::B9, 28),
+    (R, Square::C9, 48),
+    (Y, Square::G7, 32), (Y, Square::H7, 32), (Y, Square::I7, 192), (Y, Square::G8, 32),
+    (Y, Square::H8, 80), (Y, Square::I8, 112), (Y, Square::G9, 24), (Y, Square::H9, 168),
+    (Y, Square::I9, 85),
+    (B, Square::G1, 3), (B, Square::H1, 193), (B, Square::I1, 85), (B, Square::G2, 128),
+    (B, Square::H2, 65), (B, Square::I2, 162), (B, Square::G3, 128), (B, Square::H3, 128),
+    (B, Square::I3, 96),
+];
+
+/// FOUR_PLAYER_SETUP.md, partnership: Green and Yellow at the bottom, Red and Blue at the top.
+#[rustfmt::skip]
+const PARTNERSHIP: Layout = [
+    (G, Square::B1, 69), (G, Square::C1, 170), (G, Square::D1, 131), (G, Square::B2, 3),
+    (G, Square::C2, 130), (G, Square::D2, 129), (G, Square::B3, 1), (G, Square::C3, 1),
+    (G, Square::D3, 1),
+    (R, Square::B7, 16), (R, Square::C7, 16), (R, Square::D7, 16), (R, Square::B8, 24),
+    (R, Square::C8, 40), (R, Square::D8, 48), (R, Square::B9, 84), (R, Square::C9, 170),
+    (R, Square::D9, 56),
+    (Y, Square::F1, 131), (Y, Square::G1, 170), (Y, Square::H1, 69), (Y, Square::F2, 3),
+    (Y, Square::G2, 130), (Y, Square::H2, 129), (Y, Square::F3, 1), (Y, Square::G3, 1),
+    (Y, Square::H3, 1),
+    (B, Square::F7, 16), (B, Square::G7, 16), (B, Square::H7, 16), (B, Square::F8, 24),
+    (B, Square::G8, 40), (B, Square::H8, 48), (B, Square::F9, 56), (B, Square::G9, 170),
+    (B, Square::H9, 84),
+];
+
+impl Setup {
+    /// The start position of `variant`, Green to move: [`Setup::start`] for two players,
+    /// the layouts of FOUR_PLAYER_SETUP.md for four.
+    #[must_use]
+    pub fn start_of(variant: Variant) -> Setup {
+        let layout = match variant {
+            Variant::TwoPlayer => return Setup::start(),
+            Variant::FreeForAll => &FREE_FOR_ALL,
+            Variant::Partnership => &PARTNERSHIP,
+        };
+        let mut board = Board::empty();
+        for &(colour, sq, mask) in layout {
+            board.put(
+                sq,
+                Piece::new(colour, Flags::new(mask)).expect("layout masks are valid"),
+            );
+        }
+        Setup {
+            board,
+            variant,
+            turn: Seat::Green,
+            controllers: Seat::ALL,
+            in_play: SeatSet::ALL,
+        }
+    }
+}
+
 impl Default for Setup {
     fn default() -> Setup {
         Setup::start()
@@ -106,6 +175,23 @@ pub enum SetupProblem {
     /// Controllers or seats in play are not what this variant allows.
     #[error("controllers or seats in play do not fit this variant")]
     Control,
+    /// `colour` is controlled by a seat that may not control it.
+    #[error("{colour} cannot be controlled by {controller}")]
+    Controller {
+        /// The colour.
+        colour: Seat,
+        /// Its claimed controller.
+        controller: Seat,
+    },
+    /// No player is in play.
+    #[error("no player is in play")]
+    NobodyInPlay,
+    /// The seat to move has no turn: nobody plays it.
+    #[error("{0} has no turn to take")]
+    TurnNotTaken(Seat),
+    /// A player in play already meets the elimination test, which cannot arise in play.
+    #[error("{0} is in play but already eliminated")]
+    ShouldBeEliminated(Seat),
 }
 
 /// A [`Setup`] was rejected: it comes back with every reason.
@@ -119,7 +205,10 @@ pub struct PositionError {
 }
 
 fn problems_text(p: &[SetupProblem]) -> String {
-    p.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    p.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// A move that is not legal in the position it was offered to.
@@ -131,6 +220,10 @@ pub struct IllegalMove(pub Move);
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
     captured: Option<Piece>,
+    /// A bare commander taken off the board ([`BareCommander::Removed`]). One move
+    /// eliminates at most one player: only the controller of the captured piece loses a
+    /// piece he controls, and its colour's owner, if in play, is that controller.
+    removed: Option<(Square, Piece)>,
     state: State,
 }
 
@@ -189,16 +282,22 @@ impl Position {
     /// The start position of `variant`, played by `rules`.
     #[must_use]
     pub fn start(variant: Variant, rules: Rules) -> Position {
-        let setup = match variant {
-            Variant::TwoPlayer => Setup::start(),
-        };
-        Position::from_setup(setup, rules).expect("start positions are valid")
+        Position::from_setup(Setup::start_of(variant), rules).expect("start positions are valid")
     }
 
     /// Validates `setup` (RULES.md section 4, "Valid positions") and builds the position.
-    /// A setup in which a player is already eliminated gives a decided position with its
-    /// outcome and no legal moves; if both sides of a two-player setup are eliminated, the
-    /// side not to move (who moved last) wins.
+    ///
+    /// Two players: a setup in which a side is already eliminated gives a decided position
+    /// with its outcome and no legal moves; if both sides are eliminated, the side not to
+    /// move (who moved last) wins. `controllers` must be the identity and `in_play` both
+    /// seats (elimination follows from the board).
+    ///
+    /// Four players: `controllers` and `in_play` must be a state that can arise in play
+    /// under `rules` (an in-play colour controls itself; an out-of-play colour is controlled
+    /// by a player in play, by its partner under [`PartnerElimination::Absorbed`], by itself
+    /// under [`PartnerElimination::PlaysOn`]), no player in play may already meet the
+    /// elimination test, and the seat to move must have someone to play it. The game is
+    /// decided when one player (free-for-all) or one team (partnership) is left in play.
     ///
     /// # Errors
     /// [`PositionError`] with the setup and every problem found.
@@ -208,7 +307,10 @@ impl Position {
         let army = setup.variant.army();
         for (sq, p) in setup.board.pieces() {
             if !seats.contains(p.colour()) {
-                problems.push(SetupProblem::ColourNotInVariant { square: sq, colour: p.colour() });
+                problems.push(SetupProblem::ColourNotInVariant {
+                    square: sq,
+                    colour: p.colour(),
+                });
             }
         }
         for colour in seats.iter() {
@@ -216,18 +318,30 @@ impl Position {
                 let count = setup.board.count(colour, kind);
                 let max = army[kind.index()];
                 if count > max {
-                    problems.push(SetupProblem::TooManyPieces { colour, kind, count, max });
+                    problems.push(SetupProblem::TooManyPieces {
+                        colour,
+                        kind,
+                        count,
+                        max,
+                    });
                 }
             }
         }
         if !seats.contains(setup.turn) {
             problems.push(SetupProblem::TurnNotInVariant(setup.turn));
         }
-        if setup.controllers != Seat::ALL || setup.in_play != seats {
-            problems.push(SetupProblem::Control);
+        if setup.variant == Variant::TwoPlayer {
+            if setup.controllers != Seat::ALL || setup.in_play != seats {
+                problems.push(SetupProblem::Control);
+            }
+        } else {
+            Self::check_four_player_control(&setup, rules, &mut problems);
         }
         if !problems.is_empty() {
-            return Err(PositionError { setup: Box::new(setup), problems });
+            return Err(PositionError {
+                setup: Box::new(setup),
+                problems,
+            });
         }
         let mut pos = Position {
             board: setup.board,
@@ -241,17 +355,61 @@ impl Position {
                 outcome: None,
             },
         };
-        // Who is already eliminated: the side to move first, so that when both are the
-        // side not to move (who moved last) is the winner.
-        let mover = pos.state.turn;
-        let other = pos.two_player_opponent(mover);
-        if let Some(reason) = pos.elimination(mover) {
-            pos.eliminate_two_player(other, mover, reason);
-        } else if let Some(reason) = pos.elimination(other) {
-            pos.eliminate_two_player(mover, other, reason);
+        if pos.variant == Variant::TwoPlayer {
+            let mover = pos.state.turn;
+            let other = pos.two_player_opponent(mover);
+            // The side to move first: if both are eliminated, the side not to move wins.
+            if let Some(reason) = pos.elimination(mover) {
+                pos.eliminate_two_player(other, mover, reason);
+            } else if let Some(reason) = pos.elimination(other) {
+                pos.eliminate_two_player(mover, other, reason);
+            }
+        } else {
+            let mut bad = Vec::new();
+            for seat in pos.state.in_play.iter() {
+                if pos.elimination(seat).is_some() {
+                    bad.push(SetupProblem::ShouldBeEliminated(seat));
+                }
+            }
+            pos.state.outcome = pos.four_player_result(None);
+            if pos.state.outcome.is_none() && pos.actor(pos.state.turn).is_none() {
+                bad.push(SetupProblem::TurnNotTaken(pos.state.turn));
+            }
+            if !bad.is_empty() {
+                return Err(PositionError {
+                    setup: Box::new(pos.to_setup()),
+                    problems: bad,
+                });
+            }
         }
         pos.state.hash = pos.compute_hash();
         Ok(pos)
+    }
+
+    fn check_four_player_control(setup: &Setup, rules: Rules, problems: &mut Vec<SetupProblem>) {
+        let in_play = setup.in_play;
+        if in_play.is_empty() {
+            problems.push(SetupProblem::NobodyInPlay);
+            return;
+        }
+        let partnership = setup.variant == Variant::Partnership;
+        for colour in Seat::ALL {
+            let controller = setup.controllers[colour.index()];
+            let ok = if in_play.contains(colour) {
+                controller == colour
+            } else if !partnership {
+                in_play.contains(controller)
+            } else if rules.partner_elimination == PartnerElimination::PlaysOn {
+                controller == colour
+            } else if in_play.contains(colour.partner()) {
+                controller == colour.partner()
+            } else {
+                controller == colour || controller == colour.partner()
+            };
+            if !ok {
+                problems.push(SetupProblem::Controller { colour, controller });
+            }
+        }
     }
 
     /// The setup this position was or could have been built from.
@@ -262,7 +420,11 @@ impl Position {
             variant: self.variant,
             turn: self.state.turn,
             controllers: self.state.controllers,
-            in_play: self.variant.seats(),
+            in_play: if self.variant == Variant::TwoPlayer {
+                self.variant.seats()
+            } else {
+                self.state.in_play
+            },
         }
     }
 
@@ -293,13 +455,6 @@ impl Position {
     /// None in practice: the position was valid and stays so.
     pub fn with_rules(&self, rules: Rules) -> Result<Position, PositionError> {
         Position::from_setup(self.to_setup(), rules)
-    }
-
-    /// The seat to move.
-    #[inline]
-    #[must_use]
-    pub fn turn(&self) -> Seat {
-        self.state.turn
     }
 
     /// The seat controlling the pieces of `colour`.
@@ -362,20 +517,73 @@ impl Position {
         self.state.outcome.is_some()
     }
 
+    /// The seat whose turn it is. Usually also the player who moves ([`Position::mover`]);
+    /// in a partnership game a partner may play an eliminated player's turns.
+    #[inline]
+    #[must_use]
+    pub fn turn(&self) -> Seat {
+        self.state.turn
+    }
+
+    /// The player who moves now: the seat to move, or in a partnership game the partner
+    /// playing that seat's turn.
+    #[inline]
+    #[must_use]
+    pub fn mover(&self) -> Seat {
+        match self.variant {
+            Variant::TwoPlayer => self.state.turn,
+            _ => self.actor(self.state.turn).unwrap_or(self.state.turn),
+        }
+    }
+
+    /// Who plays `slot`'s turn, or `None` if that turn is skipped.
+    fn actor(&self, slot: Seat) -> Option<Seat> {
+        let in_play = self.state.in_play;
+        match self.variant {
+            Variant::TwoPlayer => Some(slot),
+            Variant::FreeForAll => in_play.contains(slot).then_some(slot),
+            Variant::Partnership => {
+                let plays_on = self.rules.partner_elimination == PartnerElimination::PlaysOn;
+                let takes_turns =
+                    |s: Seat| in_play.contains(s) || (plays_on && self.controlled_by(s).any());
+                if takes_turns(slot) {
+                    Some(slot)
+                } else if takes_turns(slot.partner()) {
+                    Some(slot.partner())
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
     /// The pieces `seat` may move: every colour it controls.
     #[inline]
     #[must_use]
     pub fn controlled_by(&self, seat: Seat) -> Bitboard {
         match self.variant {
             Variant::TwoPlayer => self.board.by_colour(seat),
+            _ => {
+                let mut bb = Bitboard::EMPTY;
+                for c in Seat::ALL {
+                    if self.state.controllers[c.index()] == seat {
+                        bb |= self.board.by_colour(c);
+                    }
+                }
+                bb
+            }
         }
     }
 
-    /// The pieces that block `seat` and that it may not capture: its own and its partner's.
+    /// The pieces that block `seat` and that it may not capture: those it controls and, in
+    /// a partnership game, those its partner controls.
     #[inline]
     #[must_use]
     pub fn friends_of(&self, seat: Seat) -> Bitboard {
-        self.controlled_by(seat)
+        match self.variant {
+            Variant::Partnership => self.controlled_by(seat) | self.controlled_by(seat.partner()),
+            _ => self.controlled_by(seat),
+        }
     }
 
     /// Why `seat` is eliminated on this board, or `None` if he is not.
@@ -428,7 +636,7 @@ impl Position {
         if self.state.outcome.is_some() {
             return;
         }
-        let turn = self.state.turn;
+        let turn = self.mover();
         let own = self.friends_of(turn);
         let occ = self.board.occupied();
         for sq in self.controlled_by(turn) {
@@ -442,9 +650,10 @@ impl Position {
     #[must_use]
     pub fn legal_moves_from(&self, sq: Square) -> MoveList {
         let mut list = MoveList::new();
-        if self.state.outcome.is_none() && self.controlled_by(self.state.turn).contains(sq) {
+        let mover = self.mover();
+        if self.state.outcome.is_none() && self.controlled_by(mover).contains(sq) {
             if let Some(p) = self.board.piece_at(sq) {
-                let own = self.friends_of(self.state.turn);
+                let own = self.friends_of(mover);
                 self.piece_moves(sq, p, own, self.board.occupied(), &mut list);
             }
         }
@@ -457,17 +666,23 @@ impl Position {
         if self.state.outcome.is_some() {
             return 0;
         }
-        let turn = self.state.turn;
+        let turn = self.mover();
         let own = self.friends_of(turn);
         let occ = self.board.occupied();
         let turns = self.rules.rotation.turn_mask();
         let shield_turns = self.rules.rotation.shield_mask().count_ones() as usize;
         let mut n = 0;
         for sq in self.controlled_by(turn) {
-            let Some(p) = self.board.piece_at(sq) else { continue };
+            let Some(p) = self.board.piece_at(sq) else {
+                continue;
+            };
             let kind = p.kind();
             let targets = Self::targets(sq, p.flags(), kind.range(), own, occ).count() as usize;
-            n += if kind == PieceKind::Shield { targets * shield_turns } else { targets };
+            n += if kind == PieceKind::Shield {
+                targets * shield_turns
+            } else {
+                targets
+            };
             n += (TURNS[p.flags().bits() as usize] & turns).count_ones() as usize;
         }
         n
@@ -533,13 +748,16 @@ impl Position {
             return false;
         }
         let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
-        let turn = self.state.turn;
+        let turn = self.mover();
         if !self.controlled_by(turn).contains(from) {
             return false;
         }
-        let Some(p) = self.board.piece_at(from) else { return false };
+        let Some(p) = self.board.piece_at(from) else {
+            return false;
+        };
         if from == to {
-            return TURNS[p.flags().bits() as usize] & self.rules.rotation.turn_mask() & (1 << r) != 0;
+            return TURNS[p.flags().bits() as usize] & self.rules.rotation.turn_mask() & (1 << r)
+                != 0;
         }
         let kind = p.kind();
         let rot_ok = if kind == PieceKind::Shield {
@@ -548,8 +766,14 @@ impl Position {
             r == 0
         };
         rot_ok
-            && Self::targets(from, p.flags(), kind.range(), self.friends_of(turn), self.board.occupied())
-                .contains(to)
+            && Self::targets(
+                from,
+                p.flags(),
+                kind.range(),
+                self.friends_of(turn),
+                self.board.occupied(),
+            )
+            .contains(to)
     }
 
     /// The squares the piece on `sq` could move to (empty squares and enemy pieces on its
@@ -559,7 +783,13 @@ impl Position {
         match self.board.piece_at(sq) {
             Some(p) => {
                 let friends = self.friends_of(self.controller(p.colour()));
-                Self::targets(sq, p.flags(), p.kind().range(), friends, self.board.occupied())
+                Self::targets(
+                    sq,
+                    p.flags(),
+                    p.kind().range(),
+                    friends,
+                    self.board.occupied(),
+                )
             }
             None => Bitboard::EMPTY,
         }
@@ -618,7 +848,10 @@ impl Position {
     pub fn make_move(&mut self, mv: Move) -> Undo {
         let prev = self.state;
         let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
-        let piece = self.board.piece_at(from).expect("make_move: no piece on the start square");
+        let piece = self
+            .board
+            .piece_at(from)
+            .expect("make_move: no piece on the start square");
         let moved = piece.rotate(r);
         let mut captured = None;
         let mut h = self.state.hash ^ piece_key(from, piece) ^ piece_key(to, moved);
@@ -631,31 +864,175 @@ impl Position {
             }
             self.board.relocate(from, to, moved);
         }
-        let mover = self.state.turn;
-        let next = self.two_player_opponent(mover);
-        h ^= turn_key(mover) ^ turn_key(next);
-        self.state.turn = next;
-        self.state.hash = h;
-        if captured.is_some() {
-            self.after_capture(mover);
+        if self.variant == Variant::TwoPlayer {
+            let mover = self.state.turn;
+            let next = self.two_player_opponent(mover);
+            self.state.hash = h ^ turn_key(mover) ^ turn_key(next);
+            self.state.turn = next;
+            if captured.is_some() {
+                if let Some(reason) = self.elimination(next) {
+                    self.eliminate_two_player(mover, next, reason);
+                    self.state.hash ^= KEYS.out[next.index()];
+                }
+            }
+            return Undo {
+                captured,
+                removed: None,
+                state: prev,
+            };
         }
-        Undo { captured, state: prev }
+        self.state.hash = h;
+        let removed = self.finish_four_player(prev.turn, captured.is_some());
+        Undo {
+            captured,
+            removed,
+            state: prev,
+        }
     }
 
-    /// Judges elimination after `mover` captured something.
-    fn after_capture(&mut self, mover: Seat) {
-        let opp = self.two_player_opponent(mover);
-        if let Some(reason) = self.elimination(opp) {
-            self.eliminate_two_player(mover, opp, reason);
-            self.state.hash ^= KEYS.out[opp.index()];
+    /// The four-player part of [`Position::make_move`]: eliminations and the next turn.
+    #[inline(never)]
+    fn finish_four_player(&mut self, slot: Seat, captured: bool) -> Option<(Square, Piece)> {
+        let mover = self.actor(slot).unwrap_or(slot);
+        let removed = if captured {
+            self.judge_four_player(mover)
+        } else {
+            None
+        };
+        let next = self.next_turn(slot);
+        self.state.hash ^= turn_key(slot) ^ turn_key(next);
+        self.state.turn = next;
+        removed
+    }
+
+    /// The seat after `slot` in turn order whose turn someone takes (after the game has
+    /// ended: simply the next seat).
+    fn next_turn(&self, slot: Seat) -> Seat {
+        let mut s = slot;
+        for _ in 0..4 {
+            s = Seat::ALL[(s.index() + 1) & 3];
+            if self.state.outcome.is_some() || self.actor(s).is_some() {
+                return s;
+            }
         }
+        slot
+    }
+
+    /// After `mover` captured: checks every other player in play, in turn order after the
+    /// mover, eliminates those who meet the test, and ends the game if one player or team
+    /// is left. Returns a bare commander taken off the board, if any.
+    fn judge_four_player(&mut self, mover: Seat) -> Option<(Square, Piece)> {
+        let mut removed = None;
+        let mut last_reason = None;
+        for i in 1..4 {
+            let seat = Seat::ALL[(mover.index() + i) & 3];
+            if !self.state.in_play.contains(seat) {
+                continue;
+            }
+            let Some(reason) = self.elimination(seat) else {
+                continue;
+            };
+            last_reason = Some(reason);
+            self.state.in_play = self.state.in_play.without(seat);
+            self.state.hash ^= KEYS.out[seat.index()];
+            if reason == WinReason::OnlyCommanders
+                && self.rules.bare_commander == BareCommander::Removed
+            {
+                for sq in self.controlled_by(seat) {
+                    if let Some(p) = self.board.piece_at(sq) {
+                        if p.kind() == PieceKind::Commander {
+                            self.board.remove(sq);
+                            self.state.hash ^= piece_key(sq, p);
+                            debug_assert!(removed.is_none(), "one bare commander per move");
+                            removed = Some((sq, p));
+                        }
+                    }
+                }
+            }
+            let heir = match (self.variant, self.rules.partner_elimination) {
+                (Variant::FreeForAll, _) => Some(mover),
+                (Variant::Partnership, PartnerElimination::Absorbed)
+                    if self.state.in_play.contains(seat.partner()) =>
+                {
+                    Some(seat.partner())
+                }
+                _ => None,
+            };
+            if let Some(heir) = heir {
+                self.transfer_control(seat, heir);
+            }
+        }
+        if last_reason.is_some() {
+            self.state.outcome = self.four_player_result(last_reason);
+        }
+        removed
+    }
+
+    /// Every colour `from` controls passes to `to`.
+    fn transfer_control(&mut self, from: Seat, to: Seat) {
+        for c in Seat::ALL {
+            if self.state.controllers[c.index()] == from {
+                let key = |s: Seat| {
+                    if s == c {
+                        0
+                    } else {
+                        KEYS.control[c.index()][s.index()]
+                    }
+                };
+                self.state.hash ^= key(from) ^ key(to);
+                self.state.controllers[c.index()] = to;
+            }
+        }
+    }
+
+    /// The outcome if one player (free-for-all) or one team (partnership) is left in play.
+    /// `reason` is why the last opponent went out; for a position read from a setup it is
+    /// guessed from the board (commander captured if a loser has no commander).
+    fn four_player_result(&self, reason: Option<WinReason>) -> Option<Outcome> {
+        let in_play = self.state.in_play;
+        let winners = match self.variant {
+            Variant::TwoPlayer => return self.state.outcome,
+            Variant::FreeForAll if in_play.count() == 1 => in_play,
+            Variant::Partnership => {
+                let team = |s: Seat| SeatSet::only(s).with(s.partner());
+                let green = team(Seat::Green);
+                let red = team(Seat::Red);
+                match (
+                    (in_play.bits() & green.bits()) != 0,
+                    (in_play.bits() & red.bits()) != 0,
+                ) {
+                    (true, false) => green,
+                    (false, true) => red,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        let reason = reason.unwrap_or_else(|| {
+            let losers = SeatSet::ALL.bits() & !winners.bits();
+            let no_commander = SeatSet::from_bits(losers)
+                .iter()
+                .any(|s| self.board.count(s, PieceKind::Commander) == 0);
+            if no_commander {
+                WinReason::CommanderCaptured
+            } else {
+                WinReason::OnlyCommanders
+            }
+        });
+        Some(Outcome::Win { winners, reason })
     }
 
     /// Takes back `mv`, which must be the last move made, with its [`Undo`].
     #[inline]
     pub fn unmake_move(&mut self, mv: Move, undo: Undo) {
         let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
-        let moved = self.board.piece_at(to).expect("unmake_move: no piece on the end square");
+        if let Some((sq, p)) = undo.removed {
+            self.board.put_on_empty(sq, p);
+        }
+        let moved = self
+            .board
+            .piece_at(to)
+            .expect("unmake_move: no piece on the end square");
         let piece = moved.rotate(8 - r);
         if from == to {
             self.board.replace_same_kind(from, piece);
@@ -673,7 +1050,11 @@ impl Position {
     /// # Errors
     /// [`IllegalMove`] if it is not; the position is then unchanged.
     pub fn play(&mut self, mv: Move) -> Result<Undo, IllegalMove> {
-        if self.is_legal(mv) { Ok(self.make_move(mv)) } else { Err(IllegalMove(mv)) }
+        if self.is_legal(mv) {
+            Ok(self.make_move(mv))
+        } else {
+            Err(IllegalMove(mv))
+        }
     }
 
     /// The position after `mv`, leaving `self` as it is.

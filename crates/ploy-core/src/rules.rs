@@ -15,6 +15,12 @@ pub enum Variant {
     /// Two players, Green (black, bottom, first) against Red (white, top), 15 pieces each.
     #[default]
     TwoPlayer,
+    /// Four players, each for himself, one corner each, 9 pieces each. An eliminated
+    /// player's colours pass to the player who made the eliminating capture.
+    FreeForAll,
+    /// Four players in two teams, Green + Yellow against Red + Blue, 9 pieces each. Partners
+    /// block each other and never capture each other.
+    Partnership,
 }
 
 impl Variant {
@@ -23,6 +29,22 @@ impl Variant {
     pub const fn seats(self) -> SeatSet {
         match self {
             Variant::TwoPlayer => SeatSet::TWO_PLAYER,
+            Variant::FreeForAll | Variant::Partnership => SeatSet::ALL,
+        }
+    }
+
+    /// Whether four players take part.
+    #[must_use]
+    pub const fn is_four_player(self) -> bool {
+        !matches!(self, Variant::TwoPlayer)
+    }
+
+    /// The seats on `seat`'s side: his team in a partnership game, else just him.
+    #[must_use]
+    pub const fn team(self, seat: Seat) -> SeatSet {
+        match self {
+            Variant::Partnership => SeatSet::only(seat).with(seat.partner()),
+            _ => SeatSet::only(seat),
         }
     }
 
@@ -31,6 +53,7 @@ impl Variant {
     pub const fn army(self) -> [u32; 4] {
         match self {
             Variant::TwoPlayer => TWO_PLAYER_ARMY,
+            Variant::FreeForAll | Variant::Partnership => FOUR_PLAYER_ARMY,
         }
     }
 }
@@ -79,6 +102,31 @@ impl Rotation {
     }
 }
 
+/// What happens to an eliminated player in a partnership game (FOUR_PLAYER_SETUP.md).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum PartnerElimination {
+    /// His partner, if still in play, takes control of his pieces and plays his turns
+    /// (Tensi; default).
+    #[default]
+    Absorbed,
+    /// He keeps moving his remaining pieces on his turns; once he has none, his partner plays
+    /// his turns (3M sheet, Ludii).
+    PlaysOn,
+}
+
+/// What happens to the commander of a player eliminated because only commanders are left
+/// (four-player games; strict elimination).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum BareCommander {
+    /// It stays on the board and passes to the new controller (Tensi; default).
+    #[default]
+    Stays,
+    /// It is removed from the board (3M sheet, Ludii).
+    Removed,
+}
+
 /// The rules a position or game is played by.
 ///
 /// Two presets: [`Rules::standard`] (the default: both draw rules on) and
@@ -106,6 +154,10 @@ pub struct Rules {
     pub repetition_draw: bool,
     /// This many plies in a row without a capture is a draw (`None`: no such rule).
     pub no_capture_limit: Option<u16>,
+    /// Partnership games: what happens to an eliminated player.
+    pub partner_elimination: PartnerElimination,
+    /// Four-player games: what happens to a bare commander.
+    pub bare_commander: BareCommander,
 }
 
 impl Rules {
@@ -118,6 +170,8 @@ impl Rules {
             rotation: Rotation::Any,
             repetition_draw: true,
             no_capture_limit: Some(200),
+            partner_elimination: PartnerElimination::Absorbed,
+            bare_commander: BareCommander::Stays,
         }
     }
 
@@ -129,6 +183,8 @@ impl Rules {
             rotation: Rotation::Any,
             repetition_draw: false,
             no_capture_limit: None,
+            partner_elimination: PartnerElimination::Absorbed,
+            bare_commander: BareCommander::Stays,
         }
     }
 
@@ -150,6 +206,20 @@ impl Rules {
     #[must_use]
     pub const fn with_repetition_draw(mut self, on: bool) -> Rules {
         self.repetition_draw = on;
+        self
+    }
+
+    /// The same rules with `partner_elimination`.
+    #[must_use]
+    pub const fn with_partner_elimination(mut self, rule: PartnerElimination) -> Rules {
+        self.partner_elimination = rule;
+        self
+    }
+
+    /// The same rules with `bare_commander`.
+    #[must_use]
+    pub const fn with_bare_commander(mut self, rule: BareCommander) -> Rules {
+        self.bare_commander = rule;
         self
     }
 
@@ -224,7 +294,10 @@ impl Outcome {
     /// `seat` won for `reason`.
     #[must_use]
     pub const fn win(seat: Seat, reason: WinReason) -> Outcome {
-        Outcome::Win { winners: SeatSet::only(seat), reason }
+        Outcome::Win {
+            winners: SeatSet::only(seat),
+            reason,
+        }
     }
 
     /// The winners (empty for a draw).

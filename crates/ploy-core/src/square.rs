@@ -73,14 +73,22 @@ impl Square {
     #[inline]
     #[must_use]
     pub const fn try_new(file: u8, rank: u8) -> Option<Square> {
-        if file < 9 && rank < 9 { Some(Square(rank * 9 + file)) } else { None }
+        if file < 9 && rank < 9 {
+            Some(Square(rank * 9 + file))
+        } else {
+            None
+        }
     }
 
     /// The square with index `index` (`rank * 9 + file`), or `None` if it is 81 or more.
     #[inline]
     #[must_use]
     pub const fn from_index(index: u8) -> Option<Square> {
-        if index < 81 { Some(Square(index)) } else { None }
+        if index < 81 {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
     /// The square with this index, which the caller guarantees is below 81.
@@ -132,7 +140,11 @@ impl Square {
         let (df, dr) = dir.delta();
         let f = self.file() as i8 + df;
         let r = self.rank() as i8 + dr;
-        if f < 0 || r < 0 || f > 8 || r > 8 { None } else { Some(Square((r * 9 + f) as u8)) }
+        if f < 0 || r < 0 || f > 8 || r > 8 {
+            None
+        } else {
+            Some(Square((r * 9 + f) as u8))
+        }
     }
 
     /// Reads a square from two ASCII bytes such as `b"e4"`.
