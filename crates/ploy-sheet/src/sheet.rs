@@ -170,7 +170,7 @@ fn cells(line: &str) -> Vec<(usize, &str)> {
 /// assert_eq!(saved.game.moves().len(), 2);
 ///
 /// let err = ploy_sheet::read_sheet("Ploy score sheet\nRound\tGreen\tRed\n1\te3-e4\te7-e8\n").unwrap_err();
-/// assert_eq!((err.line, err.column), (3, 8));
+/// assert_eq!((err.line, err.column), (3, 9));
 /// # Ok::<(), ploy_sheet::ReadError>(())
 /// ```
 ///
