@@ -513,6 +513,27 @@ fn partnership_absorbed_turns_go_in_the_absorbed_seats_column() {
     }
     assert!(checked > 0);
     assert_eq!(read_sheet(&sheet).unwrap().game, game);
+    // An illegal move on an absorbed turn is refused for what it is, not for whose piece
+    // it is: a piece of the partner's turned by 0.
+    let i = (0..game.moves().len())
+        .find(|&i| game.positions()[i].mover() != game.positions()[i].turn())
+        .unwrap();
+    let mut record = SavedGame::new(game.clone()).to_record().unwrap();
+    let from = game.moves()[i].from();
+    record.moves[i] = ploy_notation::UniversityMove::new(from, from, 0).unwrap();
+    match record.replay().unwrap_err() {
+        ReadErrorKind::Move { ply, source, .. } => {
+            assert_eq!(ply, i + 1);
+            assert!(
+                matches!(
+                    source,
+                    ReadMoveError::Illegal(IllegalMoveError::NoChange { .. })
+                ),
+                "{source}"
+            );
+        }
+        e => panic!("{e}"),
+    }
 }
 
 #[test]
