@@ -3,7 +3,7 @@
 use ploy_core::{GameError, Outcome, Seat, Variant};
 use ploy_notation::{ReadMoveError, ReadPositionError};
 
-use crate::text::{OutcomeText, variant_name};
+use crate::text::{ResultText, variant_name};
 
 /// A sheet or record could not be read: where (1-based line and column, columns counted in
 /// characters, a tab counting as one) and why.
@@ -120,7 +120,7 @@ pub enum ReadErrorKind {
         source: ReadMoveError,
     },
     /// A move after the game ended (by the board or by a draw rule).
-    #[error("move {ply} `{text}`: the game is already over ({})", OutcomeText(Some(*.outcome)))]
+    #[error("move {ply} `{text}`: the game is already over ({})", ResultText(Some(*.outcome)))]
     AfterEnd {
         /// The move's number in the game, counting from 1.
         ply: usize,
@@ -153,7 +153,7 @@ pub enum ReadErrorKind {
     )]
     Result(String),
     /// The stated result is not what the moves give.
-    #[error("the result says {}, but the moves give {}", OutcomeText(*.stated), OutcomeText(*.actual))]
+    #[error("the result says {}, but the moves give {}", ResultText(*.stated), ResultText(*.actual))]
     ResultMismatch {
         /// The stated result (`None`: unfinished).
         stated: Option<Outcome>,

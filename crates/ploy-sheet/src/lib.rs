@@ -170,6 +170,7 @@ pub mod fuzzing;
 pub use error::{ReadError, ReadErrorKind, WriteError};
 pub use record::{FORMAT_VERSION, RECORD_KEY, Record, read_record};
 pub use sheet::{SHEET_TITLE, SheetDisplay, read_sheet};
+pub use text::ResultText;
 
 use ploy_core::{Game, Position, Seat};
 use ploy_notation::PositionString;

@@ -10,7 +10,7 @@ use ploy_notation::{PositionString, UniversityMove};
 use crate::error::{ReadError, ReadErrorKind, WriteError};
 use crate::replay::{finish, malformed, play, start_from_string, start_from_text};
 use crate::text::{
-    Claim, Key, OutcomeText, RawHeader, column, lines, parse_result, rule_values, squash,
+    Claim, Key, ResultText, RawHeader, column, lines, parse_result, rule_values, squash,
     variant_name,
 };
 use crate::{Header, SavedGame};
@@ -149,7 +149,7 @@ impl fmt::Display for Record {
                 None => writeln!(f, "{}:", seat.name())?,
             }
         }
-        writeln!(f, "{}: {}", Key::Result.record_key(), OutcomeText(self.result))?;
+        writeln!(f, "{}: {}", Key::Result.record_key(), ResultText(self.result))?;
         writeln!(f, "moves:")?;
         for mv in &self.moves {
             writeln!(f, "{mv}")?;

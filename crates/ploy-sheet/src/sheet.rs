@@ -10,7 +10,7 @@ use ploy_notation::{AlgebraicMove, PositionString};
 use crate::error::{ReadError, ReadErrorKind, WriteError};
 use crate::replay::{finish, malformed, play, start_from_text};
 use crate::text::{
-    Claim, Key, OutcomeText, RawHeader, column, lines, parse_result, rule_values, seat_from_name,
+    Claim, Key, ResultText, RawHeader, column, lines, parse_result, rule_values, seat_from_name,
     seat_title, squash, variant_name,
 };
 use crate::{Header, SavedGame};
@@ -104,7 +104,7 @@ impl fmt::Display for SheetDisplay<'_> {
         if round > 0 {
             write_row(f, round, &row)?;
         }
-        let result = OutcomeText(game.outcome());
+        let result = ResultText(game.outcome());
         write!(f, "{}\t{}", Key::Result.sheet_label(), result.who())?;
         if let Some(reason) = result.reason() {
             write!(f, "\t{reason}")?;

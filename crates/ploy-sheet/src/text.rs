@@ -412,12 +412,20 @@ pub(crate) enum Claim {
     Stated(Option<Outcome>),
 }
 
-/// Writes a result for people: `unfinished`, `Green wins, commander captured`, `Green and
-/// Yellow win, only commanders left`, `draw, repetition`.
-#[derive(Clone, Copy)]
-pub(crate) struct OutcomeText(pub(crate) Option<Outcome>);
+/// A game's result as the sheet and the record write it: `unfinished`, `Green wins,
+/// commander captured`, `Green and Yellow win, only commanders left`, `draw, repetition`.
+///
+/// ```
+/// use ploy_core::{Outcome, Seat, WinReason};
+/// use ploy_sheet::ResultText;
+/// let won = Outcome::win(Seat::Red, WinReason::TimeForfeit);
+/// assert_eq!(ResultText(Some(won)).to_string(), "Red wins, time forfeit");
+/// assert_eq!(ResultText(None).to_string(), "unfinished");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResultText(pub Option<Outcome>);
 
-impl OutcomeText {
+impl ResultText {
     /// The winners part (`Green wins`, `draw`, `unfinished`).
     pub(crate) fn who(self) -> String {
         match self.0 {
@@ -456,7 +464,7 @@ impl OutcomeText {
     }
 }
 
-impl fmt::Display for OutcomeText {
+impl fmt::Display for ResultText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.who())?;
         if let Some(r) = self.reason() {
