@@ -120,8 +120,11 @@ pub(crate) mod inputs {
     /// A random game: random rules, captures preferred so that games end, sometimes a
     /// two-player start from the middle of a game, sometimes a recorded ending.
     pub(crate) fn game(rng: &mut StdRng) -> Game {
-        let variant = [Variant::TwoPlayer, Variant::FreeForAll, Variant::Partnership]
-            [rng.random_range(0..3)];
+        let variant = [
+            Variant::TwoPlayer,
+            Variant::FreeForAll,
+            Variant::Partnership,
+        ][rng.random_range(0..3)];
         let rules = rules(rng);
         let mut start = Position::start(variant, rules);
         if variant == Variant::TwoPlayer && rng.random_bool(0.2) {

@@ -154,7 +154,7 @@
 //! # Features
 //!
 //! - `serde`: `Serialize`/`Deserialize` for [`Record`], [`Header`] and [`Players`].
-//! - `fuzzing`: exposes [`fuzzing`], the bodies of the cargo-fuzz targets. Not a stable API.
+//! - `fuzzing`: exposes the module `fuzzing`, the bodies of the cargo-fuzz targets. Not a stable API.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

@@ -10,7 +10,7 @@ use ploy_notation::{PositionString, UniversityMove};
 use crate::error::{ReadError, ReadErrorKind, WriteError};
 use crate::replay::{finish, malformed, play, start_from_string, start_from_text};
 use crate::text::{
-    Claim, Key, ResultText, RawHeader, column, lines, parse_result, rule_values, squash,
+    Claim, Key, RawHeader, ResultText, column, lines, parse_result, rule_values, squash,
     variant_name,
 };
 use crate::{Header, SavedGame};
@@ -149,7 +149,12 @@ impl fmt::Display for Record {
                 None => writeln!(f, "{}:", seat.name())?,
             }
         }
-        writeln!(f, "{}: {}", Key::Result.record_key(), ResultText(self.result))?;
+        writeln!(
+            f,
+            "{}: {}",
+            Key::Result.record_key(),
+            ResultText(self.result)
+        )?;
         writeln!(f, "moves:")?;
         for mv in &self.moves {
             writeln!(f, "{mv}")?;
@@ -257,8 +262,8 @@ pub fn read_record(text: &str) -> Result<SavedGame, ReadError> {
     let interp = raw
         .interpret()
         .map_err(|((l, c), k)| ReadError::new(l, c, k))?;
-    let start = start_from_text(interp.variant, interp.rules, interp.start.map(|s| s.0))
-        .map_err(|k| {
+    let start =
+        start_from_text(interp.variant, interp.rules, interp.start.map(|s| s.0)).map_err(|k| {
             let (l, c) = interp.start.map_or((1, 1), |s| s.1);
             ReadError::new(l, c, k)
         })?;

@@ -10,7 +10,7 @@ use ploy_notation::{AlgebraicMove, PositionString};
 use crate::error::{ReadError, ReadErrorKind, WriteError};
 use crate::replay::{finish, malformed, play, start_from_text};
 use crate::text::{
-    Claim, Key, ResultText, RawHeader, column, lines, parse_result, rule_values, seat_from_name,
+    Claim, Key, RawHeader, ResultText, column, lines, parse_result, rule_values, seat_from_name,
     seat_title, squash, variant_name,
 };
 use crate::{Header, SavedGame};
@@ -65,7 +65,12 @@ impl fmt::Display for SheetDisplay<'_> {
         let variant = game.position().variant();
         writeln!(f, "{SHEET_TITLE}")?;
         write_text_rows(f, header)?;
-        writeln!(f, "{}\t{}", Key::Variant.sheet_label(), variant_name(variant))?;
+        writeln!(
+            f,
+            "{}\t{}",
+            Key::Variant.sheet_label(),
+            variant_name(variant)
+        )?;
         for (key, value) in rule_values(variant, game.rules()) {
             writeln!(f, "{}\t{value}", key.sheet_label())?;
         }
@@ -223,10 +228,7 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
                 ReadErrorKind::ExtraCell(extra.to_owned()),
             ));
         }
-        let (col, value) = c
-            .get(1)
-            .copied()
-            .unwrap_or((line.chars().count() + 1, ""));
+        let (col, value) = c.get(1).copied().unwrap_or((line.chars().count() + 1, ""));
         raw.add(key, value, n, col, first)
             .map_err(|k| ReadError::new(n, c[0].0, k))?;
     };
@@ -256,8 +258,8 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
     if let Some(&(col, _)) = c.get(seats.len() + 1) {
         return Err(ReadError::new(n, col, columns_error()));
     }
-    let start = start_from_text(interp.variant, interp.rules, interp.start.map(|s| s.0))
-        .map_err(|k| {
+    let start =
+        start_from_text(interp.variant, interp.rules, interp.start.map(|s| s.0)).map_err(|k| {
             let (l, c) = interp.start.map_or((1, 1), |s| s.1);
             ReadError::new(l, c, k)
         })?;
@@ -287,8 +289,8 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
             }
             let (col, who) = c.get(1).copied().unwrap_or((c[0].0, ""));
             result_at = (n, col);
-            let stated = parse_result(who, c.get(2).map(|x| x.1))
-                .map_err(|k| ReadError::new(n, col, k))?;
+            let stated =
+                parse_result(who, c.get(2).map(|x| x.1)).map_err(|k| ReadError::new(n, col, k))?;
             claim = Claim::Stated(stated);
             continue;
         }
@@ -317,10 +319,7 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
                 .copied()
                 .unwrap_or((line.chars().count() + 1, ""));
             if cell.is_empty() {
-                if pending.is_none()
-                    && game.outcome().is_none()
-                    && game.position().turn() == seat
-                {
+                if pending.is_none() && game.outcome().is_none() && game.position().turn() == seat {
                     pending = Some((n, col, round, seat));
                 }
                 continue;

@@ -226,7 +226,9 @@ impl<'a> RawHeader<'a> {
                     rules.partner_elimination = parse_partner(value).map_err(wrap)?;
                 }
                 Key::BareCommander => rules.bare_commander = parse_bare(value).map_err(wrap)?,
-                Key::Player(seat) if !variant.seats().contains(seat) && !value.trim().is_empty() => {
+                Key::Player(seat)
+                    if !variant.seats().contains(seat) && !value.trim().is_empty() =>
+                {
                     return Err((at, ReadErrorKind::SeatNotInVariant { seat, variant }));
                 }
                 _ => {}
@@ -288,11 +290,7 @@ fn parse_elimination(v: &str) -> Result<Elimination, ReadErrorKind> {
     match squash(v).as_str() {
         "strict" => Ok(Elimination::Strict),
         "relaxed" => Ok(Elimination::Relaxed),
-        _ => Err(value_error(
-            Key::Elimination,
-            "`strict` or `relaxed`",
-            v,
-        )),
+        _ => Err(value_error(Key::Elimination, "`strict` or `relaxed`", v)),
     }
 }
 
@@ -316,10 +314,15 @@ fn parse_limit(v: &str) -> Result<Option<u16>, ReadErrorKind> {
     let s = squash(v);
     match s.as_str() {
         "none" | "no" | "off" => Ok(None),
-        _ if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => s
-            .parse()
-            .map(Some)
-            .map_err(|_| value_error(Key::NoCaptureLimit, "a number of plies up to 65535 or `none`", v)),
+        _ if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+            s.parse().map(Some).map_err(|_| {
+                value_error(
+                    Key::NoCaptureLimit,
+                    "a number of plies up to 65535 or `none`",
+                    v,
+                )
+            })
+        }
         _ => Err(value_error(
             Key::NoCaptureLimit,
             "a number of plies up to 65535 or `none`",
@@ -476,7 +479,10 @@ impl fmt::Display for ResultText {
 
 /// Reads a result from its winners part and its reason part (either may hold both, joined
 /// by a comma).
-pub(crate) fn parse_result(who: &str, reason: Option<&str>) -> Result<Option<Outcome>, ReadErrorKind> {
+pub(crate) fn parse_result(
+    who: &str,
+    reason: Option<&str>,
+) -> Result<Option<Outcome>, ReadErrorKind> {
     let whole = match reason {
         Some(r) => format!("{who}, {r}"),
         None => who.to_owned(),
@@ -492,7 +498,11 @@ pub(crate) fn parse_result(who: &str, reason: Option<&str>) -> Result<Option<Out
     let who = who.trim().to_lowercase();
     let reason = reason.map(squash);
     if matches!(who.as_str(), "unfinished" | "ongoing" | "*") {
-        return if reason.is_none() { Ok(None) } else { Err(err()) };
+        return if reason.is_none() {
+            Ok(None)
+        } else {
+            Err(err())
+        };
     }
     let reason = reason.ok_or_else(err)?;
     if who == "draw" {

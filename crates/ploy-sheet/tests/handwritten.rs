@@ -197,12 +197,27 @@ fn moves_in_the_wrong_place() {
     // Both moves of round 1 in Green's column: the second is in a row of its own.
     let text = edit("1→e3-e4→e7-e6", "1→e3-e4\n2→e7-e6");
     let (_, _, kind) = fail(read_sheet(&text));
-    assert!(matches!(kind, ReadErrorKind::MissingMove { round: 1, seat: Seat::Red }), "{kind}");
+    assert!(
+        matches!(
+            kind,
+            ReadErrorKind::MissingMove {
+                round: 1,
+                seat: Seat::Red
+            }
+        ),
+        "{kind}"
+    );
     // A move in Red's column when Green is to move.
     let text = edit("4→e3-d4", "4→→e3-d4");
     let (line, column, kind) = fail(read_sheet(&text));
     assert_eq!((line, column), (15, 3));
-    assert!(matches!(kind, ReadErrorKind::MissingMove { round: 4, seat: Seat::Green }));
+    assert!(matches!(
+        kind,
+        ReadErrorKind::MissingMove {
+            round: 4,
+            seat: Seat::Green
+        }
+    ));
     // A round number skipped.
     let text = edit("3→d2-e3", "4→d2-e3");
     let (line, column, kind) = fail(read_sheet(&text));
@@ -234,7 +249,10 @@ fn wrong_column_when_the_seat_is_not_to_move() {
     game.play(Move::new(Square::E3, Square::E4, 0)).unwrap();
     let sheet = SavedGame::new(game).to_sheet().unwrap();
     assert!(sheet.contains("\nStart\t"), "{sheet}");
-    assert!(sheet.contains("Round\tGreen\tRed\n1\t\te8-e7\n2\te3-e4\nResult\tunfinished\n"), "{sheet}");
+    assert!(
+        sheet.contains("Round\tGreen\tRed\n1\t\te8-e7\n2\te3-e4\nResult\tunfinished\n"),
+        "{sheet}"
+    );
     let back = read_sheet(&sheet).unwrap();
     assert_eq!(back.game.moves().len(), 2);
     // Green's move put in round 1: Red is to move there.
@@ -255,7 +273,10 @@ fn wrong_column_when_the_seat_is_not_to_move() {
 fn header_damage() {
     let text = edit("Variant", "Varient");
     let (line, column, kind) = fail(read_sheet(&text));
-    assert_eq!((line, column, kind), (4, 1, ReadErrorKind::UnknownKey("Varient".into())));
+    assert_eq!(
+        (line, column, kind),
+        (4, 1, ReadErrorKind::UnknownKey("Varient".into()))
+    );
     let text = edit("Rotation→any", "Rotation→sometimes");
     let (line, column, kind) = fail(read_sheet(&text));
     assert_eq!((line, column), (6, 10));
@@ -265,13 +286,22 @@ fn header_damage() {
     );
     let text = edit("Date→2026-11-22", "Event→again");
     let (line, _, kind) = fail(read_sheet(&text));
-    assert_eq!((line, kind), (3, ReadErrorKind::DuplicateKey("Event".into())));
+    assert_eq!(
+        (line, kind),
+        (3, ReadErrorKind::DuplicateKey("Event".into()))
+    );
     let text = edit("Ploy score sheet", "Ploy score");
-    assert!(matches!(kind_of(read_sheet(&text)), ReadErrorKind::Title { .. }));
+    assert!(matches!(
+        kind_of(read_sheet(&text)),
+        ReadErrorKind::Title { .. }
+    ));
     let text = edit("Round→Green→Red", "Round→Red→Green");
     let (line, column, kind) = fail(read_sheet(&text));
     assert_eq!((line, column), (11, 7));
-    assert_eq!(kind.to_string(), "expected the column header `Round Green Red`");
+    assert_eq!(
+        kind.to_string(),
+        "expected the column header `Round Green Red`"
+    );
     let text = edit("Red→Bob", "Yellow→Bob");
     assert_eq!(
         kind_of(read_sheet(&text)),
@@ -289,18 +319,33 @@ fn header_damage() {
     // Records.
     let text = DOC_RECORD.replace("ploy-record: 1", "ploy-record: 2");
     let (line, column, kind) = fail(read_record(&text));
-    assert_eq!((line, column, kind), (1, 14, ReadErrorKind::Version("2".into())));
+    assert_eq!(
+        (line, column, kind),
+        (1, 14, ReadErrorKind::Version("2".into()))
+    );
     let text = DOC_RECORD.replace("date:", "dat:");
-    assert_eq!(kind_of(read_record(&text)), ReadErrorKind::UnknownKey("dat".into()));
+    assert_eq!(
+        kind_of(read_record(&text)),
+        ReadErrorKind::UnknownKey("dat".into())
+    );
     let text = DOC_RECORD.replace("date: 2026-11-22", "date 2026-11-22");
-    assert!(matches!(kind_of(read_record(&text)), ReadErrorKind::Syntax { .. }));
+    assert!(matches!(
+        kind_of(read_record(&text)),
+        ReadErrorKind::Syntax { .. }
+    ));
     let text = format!("{DOC_RECORD}result: draw, agreement\n");
     let (line, _, kind) = fail(read_record(&text));
     assert_eq!(line, 21);
     assert!(matches!(kind, ReadErrorKind::Unexpected { .. }));
-    assert!(matches!(kind_of(read_record("moves:\n")), ReadErrorKind::Title { .. }));
+    assert!(matches!(
+        kind_of(read_record("moves:\n")),
+        ReadErrorKind::Title { .. }
+    ));
     let text = DOC_RECORD.replace("no-capture-limit: 200", "no-capture-limit: 70000");
-    assert!(matches!(kind_of(read_record(&text)), ReadErrorKind::Value { .. }));
+    assert!(matches!(
+        kind_of(read_record(&text)),
+        ReadErrorKind::Value { .. }
+    ));
 }
 
 fn kind_of(r: Result<SavedGame, ReadError>) -> ReadErrorKind {
@@ -324,7 +369,10 @@ fn results_must_match_the_moves() {
         "the result says Red wins, commander captured, but the moves give unfinished"
     );
     let text = edit("Red wins→time forfeit", "Green wins");
-    assert!(matches!(kind_of(read_sheet(&text)), ReadErrorKind::Result(_)));
+    assert!(matches!(
+        kind_of(read_sheet(&text)),
+        ReadErrorKind::Result(_)
+    ));
     let text = edit("Red wins→time forfeit", "draw→agreement");
     assert_eq!(
         read_sheet(&text).unwrap().game.outcome(),
@@ -339,7 +387,10 @@ fn results_must_match_the_moves() {
     );
     // Nothing after the result.
     let text = format!("{}5\te1-1\n", tabs(DOC_SHEET));
-    assert!(matches!(kind_of(read_sheet(&text)), ReadErrorKind::Unexpected { .. }));
+    assert!(matches!(
+        kind_of(read_sheet(&text)),
+        ReadErrorKind::Unexpected { .. }
+    ));
 }
 
 /// A short game in which Green captures Red's commander.
@@ -370,15 +421,24 @@ fn a_won_game_and_a_move_after_the_end() {
         Some(Outcome::win(Seat::Green, WinReason::CommanderCaptured))
     );
     let sheet = SavedGame::new(game.clone()).to_sheet().unwrap();
-    assert!(sheet.ends_with("3\te8xe9#\nResult\tGreen wins\tcommander captured\n"), "{sheet}");
+    assert!(
+        sheet.ends_with("3\te8xe9#\nResult\tGreen wins\tcommander captured\n"),
+        "{sheet}"
+    );
     assert_eq!(read_sheet(&sheet).unwrap().game, game);
     let more = sheet.replace("3\te8xe9#\n", "3\te8xe9#\te7-e6\n");
     let (_, column, kind) = fail(read_sheet(&more));
     assert_eq!(column, 10);
-    assert!(matches!(kind, ReadErrorKind::AfterEnd { ply: 6, .. }), "{kind}");
+    assert!(
+        matches!(kind, ReadErrorKind::AfterEnd { ply: 6, .. }),
+        "{kind}"
+    );
     let record = SavedGame::new(game).to_record().unwrap().to_string();
     let more = format!("{record}e7-e6-0\n");
-    assert!(matches!(kind_of(read_record(&more)), ReadErrorKind::AfterEnd { .. }));
+    assert!(matches!(
+        kind_of(read_record(&more)),
+        ReadErrorKind::AfterEnd { .. }
+    ));
 }
 
 #[test]
@@ -396,8 +456,14 @@ fn history_is_restored_for_the_draw_rules() {
     }
     assert_eq!(game.repetitions(), 2);
     let sheet = SavedGame::new(game.clone()).to_sheet().unwrap();
-    let record = SavedGame::new(game.clone()).to_record().unwrap().to_string();
-    for mut back in [read_sheet(&sheet).unwrap().game, read_record(&record).unwrap().game] {
+    let record = SavedGame::new(game.clone())
+        .to_record()
+        .unwrap()
+        .to_string();
+    for mut back in [
+        read_sheet(&sheet).unwrap().game,
+        read_record(&record).unwrap().game,
+    ] {
         assert_eq!(back.repetitions(), 2);
         assert_eq!(back.plies_since_capture(), 4);
         for mv in cycle {
@@ -415,7 +481,10 @@ fn history_is_restored_for_the_draw_rules() {
         assert!(sheet.ends_with("Result\tdraw\trepetition\n"));
         assert_eq!(read_sheet(&sheet).unwrap(), saved);
         let more = sheet.replace("Result", "5\te3-e4\nResult");
-        assert!(matches!(kind_of(read_sheet(&more)), ReadErrorKind::AfterEnd { ply: 9, .. }));
+        assert!(matches!(
+            kind_of(read_sheet(&more)),
+            ReadErrorKind::AfterEnd { ply: 9, .. }
+        ));
     }
     // The no-capture count goes on from where it was.
     let rules = Rules::university().with_no_capture_limit(Some(6));
@@ -424,7 +493,9 @@ fn history_is_restored_for_the_draw_rules() {
         game.play(*mv).unwrap();
     }
     let saved = SavedGame::new(game);
-    let mut back = read_record(&saved.to_record().unwrap().to_string()).unwrap().game;
+    let mut back = read_record(&saved.to_record().unwrap().to_string())
+        .unwrap()
+        .game;
     assert_eq!(back.plies_since_capture(), 3);
     for mv in [cycle[3], cycle[0], cycle[1]] {
         back.play(mv).unwrap();
@@ -618,12 +689,18 @@ fn four_player_start_positions() {
 fn header_texts_that_would_not_read_back_are_refused() {
     let mut saved = doc_game();
     saved.header.event = Some("Club\tnight".into());
-    assert!(matches!(saved.to_sheet(), Err(WriteError::Text { field: "event", .. })));
+    assert!(matches!(
+        saved.to_sheet(),
+        Err(WriteError::Text { field: "event", .. })
+    ));
     saved.header.event = Some(" Club".into());
     assert!(matches!(saved.to_record(), Err(WriteError::Text { .. })));
     saved.header.event = None;
     saved.header.players.set(Seat::Blue, Some("Dora".into()));
-    assert!(matches!(saved.to_record(), Err(WriteError::SeatNotInVariant { .. })));
+    assert!(matches!(
+        saved.to_record(),
+        Err(WriteError::SeatNotInVariant { .. })
+    ));
 }
 
 #[test]

@@ -9,7 +9,11 @@ use ploy_sheet::SavedGame;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-pub const VARIANTS: [Variant; 3] = [Variant::TwoPlayer, Variant::FreeForAll, Variant::Partnership];
+pub const VARIANTS: [Variant; 3] = [
+    Variant::TwoPlayer,
+    Variant::FreeForAll,
+    Variant::Partnership,
+];
 
 /// Random rule options.
 pub fn rules(rng: &mut StdRng) -> Rules {
