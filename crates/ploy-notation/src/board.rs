@@ -27,6 +27,8 @@
 //! - **Position strings** are split at their **last** space byte: the text before it is the
 //!   board (so it may end in whitespace, which belongs to square `i1`), the text after it must
 //!   be exactly `b` or `w`. Nothing may follow the side to move, not even a line ending.
+//!   (Text after the last space that looks like a field, `b69`, or holds `,` or `/` is
+//!   reported as a missing side to move.)
 //!
 //! Errors report the first problem in this order: the number of ranks, then rank by rank
 //! (9 down to 1) the number of fields and then each field from `a` to `i`; for a position
@@ -628,7 +630,11 @@ impl PositionString {
             return Err(ParsePositionError::MissingTurn { offset: text.len() });
         };
         let turn_text = &text[space + 1..];
-        if turn_text.iter().any(|&b| b == b',' || b == b'/') {
+        // Text after the last space that looks like board text (a separator, or a field
+        // such as `b69` on square i1) means the side to move is missing.
+        let looks_like_a_field =
+            turn_text.len() > 1 && turn_text[1..].iter().all(u8::is_ascii_digit);
+        if looks_like_a_field || turn_text.iter().any(|&b| b == b',' || b == b'/') {
             return Err(ParsePositionError::MissingTurn { offset: text.len() });
         }
         let turn = match turn_text.first() {

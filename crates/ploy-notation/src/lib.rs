@@ -66,7 +66,7 @@
 //!
 //! - `serde`: `Serialize`/`Deserialize` for the syntax types as their canonical strings
 //!   (deserializing runs the parser), and for [`Side`].
-//! - `fuzzing`: exposes [`fuzzing`], the bodies of the cargo-fuzz targets, for the fuzz
+//! - `fuzzing`: exposes the module `fuzzing`, the bodies of the cargo-fuzz targets, for the fuzz
 //!   crate. Not a stable API.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

@@ -1295,3 +1295,29 @@ fn perft_protocol() {
         assert!(!e.to_string().is_empty());
     }
 }
+
+#[cfg(feature = "serde")]
+#[test]
+fn serde_uses_the_canonical_strings() {
+    let start = PositionString::start();
+    let json = serde_json::to_string(&start).unwrap();
+    assert_eq!(json, format!("\"{START_BOARD} b\""));
+    assert_eq!(
+        serde_json::from_str::<PositionString>(&json).unwrap(),
+        start
+    );
+    let m: AlgebraicMove = "e7-d6+2".parse().unwrap();
+    assert_eq!(serde_json::to_string(&m).unwrap(), "\"e7-d6+2\"");
+    assert_eq!(
+        serde_json::from_str::<AlgebraicMove>("\"e7-d6+2\"").unwrap(),
+        m
+    );
+    let u: UniversityMove = serde_json::from_str("\"e3-e4-0\"").unwrap();
+    assert_eq!(u.to_string(), "e3-e4-0");
+    let err = serde_json::from_str::<UniversityMove>("\"e3-e4\"").unwrap_err();
+    assert!(
+        err.to_string().contains("expected exactly 7 characters"),
+        "{err}"
+    );
+    assert!(serde_json::from_str::<BoardString>("\"x\"").is_err());
+}
