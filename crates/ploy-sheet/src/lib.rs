@@ -72,6 +72,36 @@
 //! Result→Red wins→time forfeit
 //! ```
 //!
+//! A partnership game that goes on: in round 7 Green captures Blue's commander (`g7xg9#`),
+//! Red takes over Blue's pieces and plays Blue's turns, and writes those moves in Blue's
+//! column (`g2xh1`, `h9xg9`):
+//!
+//! ```text
+//! Ploy score sheet
+//! Variant→partnership
+//! Elimination→strict
+//! Rotation→any
+//! Repetition draw→yes
+//! No-capture limit→200
+//! Partner elimination→absorbed
+//! Bare commander→stays
+//! Green→Ann
+//! Red→Bea
+//! Yellow→Cid
+//! Blue→Dan
+//! Round→Green→Red→Yellow→Blue
+//! 1→b2-1→d7-d6-1→f3-f4→f9-e8
+//! 2→d1-f3→c7-1→g2-1→h7-h6+1
+//! 3→f3-h5→b8+4→g3-g4+1→h8+2
+//! 4→c3-2→d6+3→f1+2→g8-i6
+//! 5→h5xh6→d6-2→f1+2→i6xg4
+//! 6→h6xg7→c7-b6+3→h3+1→g4xh3
+//! 7→g7xg9#→h3xg2→g1+1→g2xh1
+//! 8→b3-b4-2→b6-c6-3→g1xh1→h9xg9
+//! 9→d2+4
+//! Result→unfinished
+//! ```
+//!
 //! - The title line `Ploy score sheet`.
 //! - Header rows, a label and a value: `Event`, `Date` and `Time control` (optional, free
 //!   text); `Variant` (`two-player`, `free-for-all`, `partnership`); the rule options
@@ -297,6 +327,12 @@ impl SavedGame {
     }
 }
 
+impl From<Game> for SavedGame {
+    fn from(game: Game) -> SavedGame {
+        SavedGame::new(game)
+    }
+}
+
 /// Which format a text is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
@@ -311,6 +347,8 @@ pub enum Format {
 #[must_use]
 pub fn detect(text: &str) -> Format {
     let first = text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(text)
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with('#'));

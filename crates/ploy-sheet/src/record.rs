@@ -176,7 +176,7 @@ fn tokens(s: &str) -> impl Iterator<Item = (usize, &str)> {
 
 /// Reads a game record and replays its moves.
 ///
-/// Lenient about blank lines, `\r\n` line ends, white space around keys, values and moves,
+/// Lenient about a byte order mark at the start, blank lines, `\r\n` line ends, white space around keys, values and moves,
 /// comment lines starting with `#`, keys and values in any case and with spaces, `-` or `_`
 /// as one likes, `black`/`white` for `green`/`red`, and several moves on a line (separated
 /// by white space). Strict about the rest: the first line is `ploy-record: 1`, every header
@@ -196,6 +196,7 @@ fn tokens(s: &str) -> impl Iterator<Item = (usize, &str)> {
 /// header line, the first move that is malformed, not legal or after the end, or a result
 /// that is not what the moves give. No game is returned then.
 pub fn read_record(text: &str) -> Result<SavedGame, ReadError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut content = lines(text).filter(|(_, l)| {
         let t = l.trim();
         !t.is_empty() && !t.starts_with('#')

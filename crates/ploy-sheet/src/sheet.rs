@@ -160,7 +160,8 @@ fn cells(line: &str) -> Vec<(usize, &str)> {
 
 /// Reads a score sheet and replays its moves.
 ///
-/// The reader is lenient about what people and spreadsheets do to a sheet: blank lines
+/// The reader is lenient about what people and spreadsheets do to a sheet: a byte order
+/// mark at the start, blank lines
 /// (also lines of tabs only) anywhere, `\r\n` line ends, spaces around cells, trailing tabs
 /// (empty cells at the end of a row), upper-case letters in moves (`E3-e4`), keys, values and
 /// seat names in any case and with spaces, `-` or `_` as one likes (`no capture limit`),
@@ -185,6 +186,7 @@ fn cells(line: &str) -> Vec<(usize, &str)> {
 /// legal, in the wrong column or after the end, a missing move followed by others, or a
 /// result that is not what the moves give. No game is returned then.
 pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut rows = lines(text)
         .map(|(n, l)| (n, cells(l), l))
         .filter(|(_, c, _)| !c.is_empty());

@@ -98,6 +98,25 @@ fn crate_docs_show_what_the_writers_write() {
 }
 
 #[test]
+fn the_documented_partnership_sheet() {
+    let text = doc_block("A partnership game that goes on");
+    let saved = read_sheet(&tabs(&text)).unwrap();
+    assert_eq!(saved.to_sheet().unwrap(), tabs(&text));
+    let game = &saved.game;
+    assert_eq!(game.moves().len(), 33);
+    assert_eq!(game.position().in_play().count(), 3);
+    // Plies 28 and 32 are Blue's turns, played by Red.
+    for ply in [28, 32] {
+        let pos = &game.positions()[ply - 1];
+        assert_eq!((pos.turn(), pos.mover()), (Seat::Blue, Seat::Red));
+    }
+    assert_eq!(
+        read_record(&saved.to_record().unwrap().to_string()).unwrap(),
+        saved
+    );
+}
+
+#[test]
 fn human_damage_changes_nothing() {
     let clean = doc_game();
     // Extra blank lines, lines of tabs, trailing tabs, Windows line ends, spaces around
@@ -120,6 +139,11 @@ fn human_damage_changes_nothing() {
         \r\n\
         Result\tred WINS\tTime forfeit\t\r\n\r\n\t\r\n";
     assert_eq!(read_sheet(damaged).unwrap(), clean);
+    // A byte order mark, as some spreadsheets write.
+    let bom = format!("\u{feff}{}", tabs(DOC_SHEET));
+    assert_eq!(read(&bom).unwrap(), (Format::Sheet, clean.clone()));
+    let bom = format!("\u{feff}{DOC_RECORD}");
+    assert_eq!(read(&bom).unwrap(), (Format::Record, clean.clone()));
     // The result in one cell, comma and all.
     let one_cell = edit("Red wins→time forfeit", "Red wins, time forfeit");
     assert_eq!(read_sheet(&one_cell).unwrap(), clean);
