@@ -112,7 +112,8 @@ pub enum ReadErrorKind {
     Move {
         /// The move's number in the game, counting from 1.
         ply: usize,
-        /// The seat whose turn it was.
+        /// The seat whose turn it was (its column on a sheet; in a partnership game the
+        /// partner of an absorbed player plays his turns).
         seat: Seat,
         /// The move as written.
         text: String,

@@ -180,11 +180,24 @@
 //!   `Start` for a four-player game is [`ReadErrorKind::FourPlayerStart`].
 //! - The `x` and `#` marks of a sheet's moves are not checked on input (as in
 //!   ploy-notation); the writer always writes the right ones.
+//! - Both formats carry the same header: the sheet also has an optional `Time control` row,
+//!   so a sheet and a record of a game convert into each other without loss.
+//! - Writers always write the four two-player rule options; `Partner elimination` and
+//!   `Bare commander` only for four-player games or when they differ from the standard
+//!   rules. A missing option is read as its value in the preset (`Rules`, default
+//!   `standard`), so every [`ploy_core::Rules`] value round-trips.
+//! - Rounds count from 1 whatever the start position; a round's cells follow
+//!   [`ploy_core::Position::turn`], the seat whose turn it is, not the player who moves.
+//! - Errors point at the character that is wrong in a malformed move, at the start of the
+//!   cell or word for an illegal one, at the value for a bad header value, and at the result
+//!   for a result the moves do not give. Lines and columns count from 1, columns in
+//!   characters.
 //!
 //! # Features
 //!
 //! - `serde`: `Serialize`/`Deserialize` for [`Record`], [`Header`] and [`Players`].
-//! - `fuzzing`: exposes the module `fuzzing`, the bodies of the cargo-fuzz targets. Not a stable API.
+//! - `fuzzing`: exposes the module `fuzzing`, the bodies of the cargo-fuzz targets. Not a
+//!   stable API.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
