@@ -115,7 +115,8 @@ pub enum IllegalMoveError {
         square: Square,
         /// The piece's colour.
         colour: Seat,
-        /// The seat to move.
+        /// The player to move (in a partnership game, the partner playing an absorbed
+        /// seat's turn).
         turn: Seat,
     },
     /// A direction move that leaves the piece as it was (rotation 0, or a turn onto the
@@ -176,7 +177,8 @@ fn why_illegal(pos: &Position, mv: Move) -> IllegalMoveError {
     let Some(piece) = pos.board().piece_at(from) else {
         return IllegalMoveError::Empty(from);
     };
-    let turn = pos.turn();
+    // The player who moves: in a partnership game a partner may play an absorbed seat's turn.
+    let turn = pos.mover();
     if !pos.controlled_by(turn).contains(from) {
         return IllegalMoveError::NotYours {
             square: from,

@@ -1,0 +1,122 @@
+//! Replaying what a sheet or record says through ploy-core.
+
+use ploy_core::{Game, GameError, Move, Outcome, Position, Rules, Variant, WinReason};
+use ploy_notation::{
+    IllegalMoveError, ParseMoveError, PositionString, ReadMoveError, ReadPositionError,
+    check_legal, read_position,
+};
+
+use crate::error::ReadErrorKind;
+use crate::text::Claim;
+
+/// The start position from its text (`None`: the variant's standard start).
+pub(crate) fn start_from_text(
+    variant: Variant,
+    rules: Rules,
+    text: Option<&str>,
+) -> Result<Position, ReadErrorKind> {
+    match text {
+        None => Ok(Position::start(variant, rules)),
+        Some(_) if variant.is_four_player() => Err(ReadErrorKind::FourPlayerStart(variant)),
+        Some(t) => read_position(t, rules).map_err(ReadErrorKind::Start),
+    }
+}
+
+/// The start position from a parsed position string (`None`: the standard start).
+pub(crate) fn start_from_string(
+    variant: Variant,
+    rules: Rules,
+    start: Option<&PositionString>,
+) -> Result<Position, ReadErrorKind> {
+    match start {
+        None => Ok(Position::start(variant, rules)),
+        Some(_) if variant.is_four_player() => Err(ReadErrorKind::FourPlayerStart(variant)),
+        Some(s) => s
+            .to_position(rules)
+            .map_err(|e| ReadErrorKind::Start(ReadPositionError::Invalid(e))),
+    }
+}
+
+/// The error for move text that is malformed.
+pub(crate) fn malformed(game: &Game, text: &str, e: ParseMoveError) -> ReadErrorKind {
+    ReadErrorKind::Move {
+        ply: game.moves().len() + 1,
+        seat: game.position().turn(),
+        text: text.to_owned(),
+        source: ReadMoveError::Malformed(e),
+    }
+}
+
+/// Plays `mv`, written as `text`, or says why it cannot be played.
+pub(crate) fn play(game: &mut Game, mv: Move, text: &str) -> Result<(), ReadErrorKind> {
+    let ply = game.moves().len() + 1;
+    match game.play(mv) {
+        Ok(()) => Ok(()),
+        Err(GameError::GameOver(outcome)) => Err(ReadErrorKind::AfterEnd {
+            ply,
+            text: text.to_owned(),
+            outcome,
+        }),
+        Err(_) => {
+            let pos = game.position();
+            let why = check_legal(pos, mv)
+                .err()
+                .unwrap_or(IllegalMoveError::GameOver);
+            Err(ReadErrorKind::Move {
+                ply,
+                seat: pos.turn(),
+                text: text.to_owned(),
+                source: ReadMoveError::Illegal(why),
+            })
+        }
+    }
+}
+
+/// Checks the claimed result against the moves, recording a resignation, time forfeit or
+/// agreed draw.
+pub(crate) fn finish(game: &mut Game, claim: Claim) -> Result<(), ReadErrorKind> {
+    let Claim::Stated(stated) = claim else {
+        return Ok(());
+    };
+    let mismatch = |game: &Game| ReadErrorKind::ResultMismatch {
+        stated,
+        actual: game.outcome(),
+    };
+    if game.outcome().is_none() {
+        if let Some(o) = stated {
+            let recorded = match o {
+                Outcome::Win {
+                    winners,
+                    reason: reason @ (WinReason::Resignation | WinReason::TimeForfeit),
+                } => {
+                    let losers = game
+                        .position()
+                        .in_play()
+                        .iter()
+                        .filter(|&s| !winners.contains(s))
+                        .collect::<Vec<_>>();
+                    let &[loser] = losers.as_slice() else {
+                        return Err(mismatch(game));
+                    };
+                    Some(if reason == WinReason::Resignation {
+                        game.resign(loser)
+                    } else {
+                        game.forfeit_on_time(loser)
+                    })
+                }
+                Outcome::Draw {
+                    reason: ploy_core::DrawReason::Agreement,
+                } => Some(game.agree_draw()),
+                _ => None,
+            };
+            if let Some(r) = recorded {
+                r.map_err(ReadErrorKind::Ending)?;
+            }
+        }
+    }
+    if game.outcome() == stated {
+        Ok(())
+    } else {
+        Err(mismatch(game))
+    }
+}
