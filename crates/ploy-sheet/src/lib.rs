@@ -168,9 +168,10 @@
 //! - A result line that is missing means "not stated": the moves decide. `unfinished` with
 //!   moves that end the game, or any result the moves do not give, is an error.
 //! - A resignation or time forfeit is recorded on the game with [`Game::resign`] /
-//!   [`Game::forfeit_on_time`] for the one seat in play that is not among the winners; the
-//!   core allows these only when one opponent is left, so a four-player resignation with
-//!   more players in play cannot be recorded (nor arise from a [`Game`]).
+//!   [`Game::forfeit_on_time`] for the first seat in play that is not among the winners (in
+//!   a partnership game a player resigns for his team, so any of them gives the same
+//!   result); the core allows a free-for-all resignation only when one opponent is left, so
+//!   one with more players in play cannot be recorded (nor arise from a [`Game`]).
 //! - Header texts (event, date, time control, names) are free text without control
 //!   characters and without white space at the ends; writing any other text is an error
 //!   ([`WriteError::Text`]) rather than a file that reads back differently. Unknown header

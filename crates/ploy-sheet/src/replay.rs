@@ -95,7 +95,9 @@ pub(crate) fn finish(game: &mut Game, claim: Claim) -> Result<(), ReadErrorKind>
                         .iter()
                         .filter(|&s| !winners.contains(s))
                         .collect::<Vec<_>>();
-                    let &[loser] = losers.as_slice() else {
+                    // Two players and free-for-all: the one opponent left; partnership: any
+                    // player in play of the losing team resigns for it (same outcome).
+                    let Some(&loser) = losers.first() else {
                         return Err(mismatch(game));
                     };
                     Some(if reason == WinReason::Resignation {
