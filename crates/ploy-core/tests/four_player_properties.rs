@@ -9,8 +9,8 @@ mod common;
 use common::SplitMix;
 use common::reference::{self, RefState};
 use ploy_core::{
-    BareCommander, Elimination, Move, MoveList, Outcome, PartnerElimination, Position, Rotation,
-    Rules, Seat, Square, Variant,
+    BareCommander, Board, Elimination, Move, MoveList, Outcome, PartnerElimination, Position,
+    Rotation, Rules, Seat, SeatSet, Setup, Square, Variant,
 };
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -251,6 +251,107 @@ proptest! {
     }
 }
 
+/// A random four-player setup: random armies (within the four-player army) anywhere on the
+/// board, random seats out of play with controllers such as play could leave them under
+/// `rules`, a random seat to move. Not always valid: the caller filters with `from_setup`.
+fn random_setup(rng: &mut SplitMix, variant: Variant, rules: Rules) -> Setup {
+    let mut squares: Vec<Square> = Square::ALL.to_vec();
+    for i in (1..squares.len()).rev() {
+        squares.swap(i, rng.below(i + 1));
+    }
+    let mut squares = squares.into_iter();
+    let out = SeatSet::from_bits(rng.below(16) as u8);
+    let in_play = SeatSet::from_bits(SeatSet::ALL.bits() & !out.bits());
+    let mut board = Board::empty();
+    for colour in Seat::ALL {
+        // Players in play keep their commander; others may have lost it.
+        let commander = in_play.contains(colour) || rng.below(3) == 0;
+        let mut masks: Vec<u8> = Vec::new();
+        if commander {
+            masks.push(common::masks_with(4)[rng.below(70)]);
+        }
+        for (flags, max) in [(3u32, 2usize), (2, 3), (1, 3)] {
+            let all = common::masks_with(flags);
+            for _ in 0..rng.below(max + 1) {
+                masks.push(all[rng.below(all.len())]);
+            }
+        }
+        for mask in masks {
+            board.put(squares.next().unwrap(), common::piece(colour, mask));
+        }
+    }
+    let in_play_seats: Vec<Seat> = in_play.iter().collect();
+    let controllers = Seat::ALL.map(|c| {
+        if in_play.contains(c) {
+            c
+        } else if variant == Variant::FreeForAll {
+            if in_play_seats.is_empty() {
+                c
+            } else {
+                in_play_seats[rng.below(in_play_seats.len())]
+            }
+        } else if rules.partner_elimination == PartnerElimination::PlaysOn {
+            c
+        } else if in_play.contains(reference::partner_of(c)) || rng.below(2) == 0 {
+            reference::partner_of(c)
+        } else {
+            c
+        }
+    });
+    Setup {
+        board,
+        variant,
+        turn: Seat::ALL[rng.below(4)],
+        controllers,
+        in_play,
+    }
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Random valid four-player setups (and a few plies after them): every check of the
+    /// playouts, with every legal move made and unmade.
+    #[test]
+    fn random_four_player_setups(
+        variant in any_four_player_variant(),
+        rules in any_four_player_rules(),
+        seed in any::<u64>(),
+    ) {
+        let mut rng = SplitMix(seed);
+        let mut found = None;
+        for _ in 0..64 {
+            if let Ok(pos) = Position::from_setup(random_setup(&mut rng, variant, rules), rules) {
+                found = Some(pos);
+                break;
+            }
+        }
+        let Some(mut pos) = found else {
+            return Ok(());
+        };
+        let mut state = RefState::of(&pos);
+        for ply in 0..4 {
+            check_state(&pos, &state);
+            assert_eq!(pos.hash(), pos.compute_hash());
+            let legal = check_generation(&pos, &state);
+            if ply == 0 {
+                check_is_legal_exhaustive(&pos, &legal);
+            }
+            check_attacks(&pos);
+            for &mv in &legal {
+                check_make_unmake(&mut pos, &state, mv);
+            }
+            let legal: Vec<Move> = legal.into_iter().collect();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[rng.below(legal.len())];
+            pos.make_move(mv);
+            state = state.after(mv);
+        }
+    }
+}
+
 #[test]
 fn reference_agrees_at_the_start_positions() {
     for variant in [Variant::FreeForAll, Variant::Partnership] {
@@ -350,4 +451,30 @@ fn playouts_reach_eliminations() {
             }
         }
     }
+}
+
+/// The random setups are valid often enough, decided ones and out-of-play seats included.
+#[test]
+fn random_setups_are_often_valid() {
+    let mut rng = SplitMix(7);
+    let (mut valid, mut decided, mut someone_out) = (0, 0, 0);
+    for i in 0..2000 {
+        let variant = if i % 2 == 0 {
+            Variant::FreeForAll
+        } else {
+            Variant::Partnership
+        };
+        let rules = Rules::university().with_partner_elimination(if i % 4 < 2 {
+            PartnerElimination::Absorbed
+        } else {
+            PartnerElimination::PlaysOn
+        });
+        if let Ok(pos) = Position::from_setup(random_setup(&mut rng, variant, rules), rules) {
+            valid += 1;
+            decided += usize::from(pos.is_game_over());
+            someone_out += usize::from(pos.in_play() != SeatSet::ALL && !pos.is_game_over());
+        }
+    }
+    eprintln!("{valid} valid, {decided} decided, {someone_out} ongoing with someone out");
+    assert!(valid > 400 && decided > 50 && someone_out > 100);
 }
