@@ -127,6 +127,9 @@ pub const fn seat_from_letter(byte: u8) -> Option<Seat> {
     }
 }
 
+/// What the last field of a four-player position string holds.
+const OUT_EXPECTED: &str = "the seats out of play, `-` or letters `g`, `r`, `y`, `b` in turn order";
+
 /// Whether `text` is to be read as a four-player position string: it starts with `ffa` or
 /// `partnership`.
 pub(crate) fn starts_four_player(text: &[u8]) -> bool {
@@ -493,6 +496,10 @@ impl FourPlayerPositionString {
         let s3 = space(rest.len()).ok_or_else(missing)?;
         let s2 = space(s3).ok_or_else(missing)?;
         let s1 = space(s2).ok_or_else(missing)?;
+        if s3 + 1 == rest.len() {
+            // A space ends the text: the seats out of play are missing.
+            return Err(at(text.len(), OUT_EXPECTED));
+        }
         if rest[s1 + 1..].iter().any(|&b| b == b',' || b == b'/') {
             return Err(missing());
         }
@@ -532,10 +539,7 @@ impl FourPlayerPositionString {
         } else if out_text.first() == Some(&b'-') {
             return Err(at(out_at + 1, "the end of the input after `-`"));
         } else if out_text.is_empty() {
-            return Err(at(
-                out_at,
-                "the seats out of play, `-` or letters `g`, `r`, `y`, `b` in turn order",
-            ));
+            return Err(at(out_at, OUT_EXPECTED));
         } else {
             let mut last = None;
             for (i, &b) in out_text.iter().enumerate() {
