@@ -51,6 +51,20 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! Four-player positions have their own string, which starts with the variant:
+//!
+//! ```
+//! use ploy_core::{Position, Rules, Variant};
+//! use ploy_notation::{PositionString, read_position};
+//!
+//! let ffa = Position::start(Variant::FreeForAll, Rules::university());
+//! let text = PositionString::from_position(&ffa).to_string();
+//! assert!(text.starts_with("ffa r85,r28,r48,,,,y24,y168,y85/"));
+//! assert!(text.ends_with(",b3,b193,b85 g gryb -")); // Green to move, own colours, nobody out
+//! assert_eq!(read_position(&text, Rules::university())?, ffa);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Choices where the rule book is silent
 //!
 //! - Position strings are split at their last space; nothing may follow the side to move.

@@ -576,3 +576,22 @@ fn perft_protocol_four_player() {
     assert!(lines[..84].iter().all(|l| l.ends_with(" 84")));
     assert!(perft_command(["ffa", "2", "--plays"]).is_err());
 }
+
+#[cfg(feature = "serde")]
+#[test]
+fn serde_uses_the_four_player_strings() {
+    let text = format!("ffa {FFA_BOARD} g gryb -");
+    let parsed: PositionString = text.parse().unwrap();
+    let json = serde_json::to_string(&parsed).unwrap();
+    assert_eq!(json, format!("\"{text}\""));
+    assert_eq!(
+        serde_json::from_str::<PositionString>(&json).unwrap(),
+        parsed
+    );
+    let four = parsed.as_four_player().unwrap();
+    assert_eq!(
+        serde_json::from_str::<FourPlayerPositionString>(&json).unwrap(),
+        *four
+    );
+    assert!(serde_json::from_str::<TwoPlayerPositionString>(&json).is_err());
+}
