@@ -66,8 +66,8 @@
 //!
 //! A four-player string starts with the word `ffa` or `partnership`; a two-player string
 //! starts with its board, whose first byte is `,`, whitespace, `b` or `w`. So no text is
-//! both: the two-player reader rejects every four-player string (its first byte is not a
-//! colour of the two-player board), and [`crate::PositionString`] reads text that starts
+//! both: the two-player reader rejects every four-player string (a two-player board cannot
+//! start with `f` or `p`; the reader may report its side to move first), and [`crate::PositionString`] reads text that starts
 //! with `ffa` or `partnership` as a four-player string and anything else as a two-player
 //! string, whose syntax and errors are unchanged.
 //!
@@ -80,9 +80,11 @@
 //!   the seats in turn order without repetition (`rb`, not `br` or `rr`); lower case only;
 //!   nothing after `out`, not even a line ending.
 //! - The fields after the board are found from the end: the text after the last three
-//!   spaces. Errors report the variant first, then the seat to move, the controllers, the
-//!   seats out of play, and then the board (ranks 9 to 1, files `a` to `i`), each with its
-//!   byte offset (from the start of the input) and what was expected.
+//!   spaces (fewer than three spaces after the variant, or `,` or `/` in one of those
+//!   fields, is reported as missing fields at the end of the input). Errors report the
+//!   variant first, then missing fields, the seat to move, the controllers, the seats out of
+//!   play, and then the board (ranks 9 to 1, files `a` to `i`), each with its byte offset
+//!   (from the start of the input) and what was expected.
 //!
 //! # Round trip
 //!
