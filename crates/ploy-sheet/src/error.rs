@@ -86,10 +86,14 @@ pub enum ReadErrorKind {
     /// The start position cannot be read.
     #[error("start position: {0}")]
     Start(ReadPositionError),
-    /// A four-player start position other than the standard one: the four-player position
-    /// string does not exist yet.
-    #[error("a {} start position other than the standard one cannot be given yet", variant_name(*.0))]
-    FourPlayerStart(Variant),
+    /// The start position belongs to another variant than the one the header names.
+    #[error("the start position is a {} position, but the variant is {}", variant_name(*.start), variant_name(*.variant))]
+    StartVariant {
+        /// The variant the header names.
+        variant: Variant,
+        /// The variant of the start position.
+        start: Variant,
+    },
     /// The score sheet's column header row is missing or wrong.
     #[error("expected the column header `{expected}`")]
     Columns {
@@ -176,10 +180,6 @@ pub enum ReadErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum WriteError {
-    /// A four-player game that did not start from its standard position: the four-player
-    /// position string does not exist yet.
-    #[error("a {} game that does not start from the standard position cannot be written yet", variant_name(*.0))]
-    FourPlayerStart(Variant),
     /// A header text that would not read back as itself.
     #[error("{field}: {problem}")]
     Text {

@@ -117,8 +117,8 @@ pub(crate) mod inputs {
         r
     }
 
-    /// A random game: random rules, captures preferred so that games end, sometimes a
-    /// two-player start from the middle of a game, sometimes a recorded ending.
+    /// A random game of any variant: random rules, captures preferred so that games end,
+    /// sometimes a start from the middle of a game, sometimes a recorded ending.
     pub(crate) fn game(rng: &mut StdRng) -> Game {
         let variant = [
             Variant::TwoPlayer,
@@ -127,7 +127,7 @@ pub(crate) mod inputs {
         ][rng.random_range(0..3)];
         let rules = rules(rng);
         let mut start = Position::start(variant, rules);
-        if variant == Variant::TwoPlayer && rng.random_bool(0.2) {
+        if rng.random_bool(0.2) {
             for _ in 0..rng.random_range(1..30) {
                 let moves = start.legal_moves();
                 if moves.is_empty() {

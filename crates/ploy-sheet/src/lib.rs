@@ -176,9 +176,9 @@
 //!   characters and without white space at the ends; writing any other text is an error
 //!   ([`WriteError::Text`]) rather than a file that reads back differently. Unknown header
 //!   keys are errors, so that a misspelled `Varient` is not silently ignored.
-//! - Four-player games must start from the standard position until the four-player position
-//!   string exists: writing one that does not is [`WriteError::FourPlayerStart`], reading a
-//!   `Start` for a four-player game is [`ReadErrorKind::FourPlayerStart`].
+//! - A start position other than the variant's standard one is written as a position string
+//!   (ploy-notation's two- or four-player form); reading one of another variant than the
+//!   header's is [`ReadErrorKind::StartVariant`].
 //! - The `x` and `#` marks of a sheet's moves are not checked on input (as in
 //!   ploy-notation); the writer always writes the right ones.
 //! - Both formats carry the same header: the sheet also has an optional `Time control` row,
@@ -333,8 +333,6 @@ impl SavedGame {
         }
         if *start == Position::start(variant, start.rules()) {
             Ok(None)
-        } else if variant.is_four_player() {
-            Err(WriteError::FourPlayerStart(variant))
         } else {
             Ok(Some(PositionString::from_position(start)))
         }

@@ -17,8 +17,22 @@ pub(crate) fn start_from_text(
 ) -> Result<Position, ReadErrorKind> {
     match text {
         None => Ok(Position::start(variant, rules)),
-        Some(_) if variant.is_four_player() => Err(ReadErrorKind::FourPlayerStart(variant)),
-        Some(t) => read_position(t, rules).map_err(ReadErrorKind::Start),
+        Some(t) => same_variant(
+            variant,
+            read_position(t, rules).map_err(ReadErrorKind::Start)?,
+        ),
+    }
+}
+
+/// `pos`, if it belongs to `variant`.
+fn same_variant(variant: Variant, pos: Position) -> Result<Position, ReadErrorKind> {
+    if pos.variant() == variant {
+        Ok(pos)
+    } else {
+        Err(ReadErrorKind::StartVariant {
+            variant,
+            start: pos.variant(),
+        })
     }
 }
 
@@ -30,10 +44,11 @@ pub(crate) fn start_from_string(
 ) -> Result<Position, ReadErrorKind> {
     match start {
         None => Ok(Position::start(variant, rules)),
-        Some(_) if variant.is_four_player() => Err(ReadErrorKind::FourPlayerStart(variant)),
-        Some(s) => s
-            .to_position(rules)
-            .map_err(|e| ReadErrorKind::Start(ReadPositionError::Invalid(e))),
+        Some(s) => same_variant(
+            variant,
+            s.to_position(rules)
+                .map_err(|e| ReadErrorKind::Start(ReadPositionError::Invalid(e)))?,
+        ),
     }
 }
 

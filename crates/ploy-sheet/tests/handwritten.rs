@@ -689,24 +689,38 @@ fn free_for_all_skipped_seats_leave_empty_cells() {
 
 #[test]
 fn four_player_start_positions() {
-    let sheet = "Ploy score sheet\nVariant\tfree-for-all\nStart\t,,,,,,,,/,,,,,,,,/,,,,,,,,/,,,,,,,,/,,,,,,,,/,,,,,,,,/,,,,,,,,/,,,,,,,,/,,,,,,,, b\nRound\tGreen\tRed\tYellow\tBlue\n";
+    // A two-player position string under a four-player header is refused where it stands.
+    let sheet = "Ploy score sheet\nVariant\tfree-for-all\nStart\t,,,,w170,,,,/,,,,,,,,/,,,,,,,,/,,,,,,,,/,,,,,,,,/,,,,,,,,/,,,,,,,,/,,,,,,,,/,,,,b170,,,, b\nRound\tGreen\tRed\tYellow\tBlue\n";
     let (line, column, kind) = fail(read_sheet(sheet));
     assert_eq!((line, column), (3, 7));
-    assert_eq!(kind, ReadErrorKind::FourPlayerStart(Variant::FreeForAll));
+    assert_eq!(
+        kind,
+        ReadErrorKind::StartVariant {
+            variant: Variant::FreeForAll,
+            start: Variant::TwoPlayer
+        }
+    );
     // The standard start is fine, spelled out or not.
     let sheet = "Ploy score sheet\nVariant\tpartnership\nStart\tstandard\nRound\tGreen\tRed\tYellow\tBlue\n1\tc3-c4\tc7-c6\tg3-g4\tg7-g6\n2\td3-d4\n";
     let saved = read_sheet(sheet).unwrap();
     assert_eq!(saved.game.moves().len(), 5);
     assert_eq!(saved.game.rules(), Rules::standard());
-    // Writing a four-player game from another position is refused.
-    let mut pos = Position::start(Variant::FreeForAll, Rules::standard());
-    let mv = pos.legal_moves()[0];
-    pos.make_move(mv);
-    let game = Game::from_position(pos);
-    assert_eq!(
-        SavedGame::new(game).to_sheet().unwrap_err(),
-        WriteError::FourPlayerStart(Variant::FreeForAll)
-    );
+    // A four-player game from another position is written with its four-player position
+    // string and reads back as the same game, as a sheet and as a record.
+    for variant in [Variant::FreeForAll, Variant::Partnership] {
+        let mut pos = Position::start(variant, Rules::standard());
+        let mv = pos.legal_moves()[0];
+        pos.make_move(mv);
+        let mut game = Game::from_position(pos);
+        let next = game.legal_moves()[3];
+        game.play(next).unwrap();
+        let saved = SavedGame::new(game.clone());
+        let sheet = saved.to_sheet().unwrap();
+        assert!(sheet.contains("Start\t"), "{sheet}");
+        assert_eq!(read_sheet(&sheet).unwrap().game, game);
+        let record = saved.to_record().unwrap().to_string();
+        assert_eq!(read_record(&record).unwrap().game, game);
+    }
 }
 
 #[test]
