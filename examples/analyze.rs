@@ -12,7 +12,7 @@
 //! `--university`, `--relaxed` and `--single-step` select the rules (default: standard).
 
 use ploy_core::{Elimination, Move, Position, Rotation, Rules, Seat, Variant};
-use ploy_search::{Config, Evaluation, Limits, Searcher};
+use ploy_search::{Config, EvalPosition, Evaluation, Limits, Searcher};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -59,7 +59,7 @@ fn run() -> Result<(), String> {
     let pos = parse_position(&text, rules)?;
     let limits = limits.unwrap_or_else(|| Limits::move_time(Duration::from_secs(1)));
     let mut searcher = Searcher::new(Config::default(), Evaluation::default());
-    let result = searcher.search(&pos, &[], &limits, |info| {
+    let result = searcher.search(&EvalPosition::new(pos), &[], &limits, |info| {
         let pv: Vec<String> = info.pv.iter().map(|m| format!("{m:?}")).collect();
         println!(
             "depth {} score {} nodes {} nps {} time {} pv {}",

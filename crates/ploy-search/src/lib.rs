@@ -87,7 +87,7 @@ mod table;
 
 pub use game::{Evaluator, MAX_MOVES, MoveBuffer, SearchGame, Side, Terminal};
 pub use limits::{Clock, Limits, SystemClock};
-pub use ploy::{EvalParams, Evaluation};
+pub use ploy::{EvalParams, EvalPosition, Evaluation};
 pub use reference::negamax;
 pub use score::Score;
 pub use search::{

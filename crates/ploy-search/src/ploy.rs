@@ -1,7 +1,9 @@
 //! [`SearchGame`] for ploy-core's [`Position`], and Ploy's evaluation.
 
 use crate::game::{SearchGame, Side, Terminal};
+use core::cell::Cell;
 use ploy_core::{Move, MoveList, Outcome, PieceKind, Position, Seat, Square};
+use std::sync::{Arc, LazyLock};
 
 const OFF: u8 = 81;
 
@@ -204,8 +206,10 @@ impl SearchGame for Position {
 ///
 /// - `material[kind]` per piece (the commander's entry only matters for symmetry: losing it
 ///   ends the game, which the search scores as a loss);
-/// - `mobility[kind]` per square the piece could move to as it faces now (empty squares on
-///   its lines within range, and enemy pieces it could capture);
+/// - `mobility[kind]` per square the side's pieces of that kind could move to as they face
+///   now (empty squares on their lines within range, and enemy pieces they could capture),
+///   each square counted once per kind however many pieces of the kind reach it; the
+///   commander's entry is unused;
 /// - `advance[kind]` per rank the piece stands away from its own back rank, and
 ///   `centre[kind]` per step it stands closer to the centre than the edge (0 on the rim,
 ///   4 on e5);
@@ -268,14 +272,41 @@ impl Default for EvalParams {
 pub struct Evaluation {
     params: EvalParams,
     /// `placement[colour][kind][square]`.
-    placement: Box<[[[i32; 81]; 4]; 2]>,
+    placement: Arc<Placement>,
 }
 
 impl Evaluation {
     /// The evaluation with `params`.
     #[must_use]
     pub fn new(params: EvalParams) -> Evaluation {
-        let mut placement = Box::new([[[0; 81]; 4]; 2]);
+        if params == EvalParams::default() {
+            return Evaluation::default();
+        }
+        Evaluation {
+            params,
+            placement: Arc::new(placement_tables(&params)),
+        }
+    }
+
+    /// `pos` ready for fast evaluation by this evaluation.
+    #[must_use]
+    pub fn position(&self, pos: Position) -> EvalPosition {
+        EvalPosition::with_placement(pos, self.placement.clone())
+    }
+
+    /// The parameters.
+    #[must_use]
+    pub fn params(&self) -> &EvalParams {
+        &self.params
+    }
+}
+
+/// Placement values: `[colour][kind][square]`.
+type Placement = [[[i32; 81]; 4]; 2];
+
+fn placement_tables(params: &EvalParams) -> Placement {
+    {
+        let mut placement = [[[0; 81]; 4]; 2];
         for (c, table) in placement.iter_mut().enumerate() {
             for (k, row) in table.iter_mut().enumerate() {
                 for (i, v) in row.iter_mut().enumerate() {
@@ -286,64 +317,418 @@ impl Evaluation {
                 }
             }
         }
-        Evaluation { params, placement }
-    }
-
-    /// The parameters.
-    #[must_use]
-    pub fn params(&self) -> &EvalParams {
-        &self.params
+        placement
     }
 }
+
+/// The default evaluation's placement tables, shared by every default [`Evaluation`] and
+/// [`EvalPosition::new`].
+static DEFAULT_PLACEMENT: LazyLock<Arc<Placement>> =
+    LazyLock::new(|| Arc::new(placement_tables(&EvalParams::default())));
 
 impl Default for Evaluation {
     fn default() -> Evaluation {
-        Evaluation::new(EvalParams::default())
+        Evaluation {
+            params: EvalParams::default(),
+            placement: DEFAULT_PLACEMENT.clone(),
+        }
     }
 }
 
-impl crate::Evaluator<Position> for Evaluation {
-    fn evaluate(&self, pos: &Position) -> i32 {
+const FILE_A: u128 = {
+    let mut b = 0u128;
+    let mut r = 0;
+    while r < 9 {
+        b |= 1u128 << (r * 9);
+        r += 1;
+    }
+    b
+};
+const FILE_I: u128 = FILE_A << 8;
+const ALL: u128 = (1u128 << 81) - 1;
+
+/// Every square of `b` moved one step in direction `d` (squares leaving the board vanish).
+#[inline(always)]
+fn shift(b: u128, d: usize) -> u128 {
+    match d {
+        0 => (b << 9) & ALL,
+        1 => (b << 10) & ALL & !FILE_A,
+        2 => (b << 1) & ALL & !FILE_A,
+        3 => (b >> 8) & !FILE_A,
+        4 => b >> 9,
+        5 => (b >> 10) & !FILE_I,
+        6 => (b >> 1) & !FILE_I,
+        _ => (b << 8) & ALL & !FILE_I,
+    }
+}
+
+/// Kind index (0 shield .. 3 commander) by mask; masks that are no piece map to 0.
+static KIND_OF: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut m = 0;
+    while m < 256 {
+        let n = (m as u8).count_ones();
+        t[m] = if n >= 1 && n <= 4 { (n - 1) as u8 } else { 0 };
+        m += 1;
+    }
+    t
+};
+
+/// Adds to `reach[kind]` the squares the pieces in `starts[kind]` reach along direction `D`:
+/// empty squares within range, and the first occupied square of each line.
+#[inline(always)]
+fn sweep<const D: usize>(starts: &[[u128; 8]; 4], empty: u128, reach: &mut [u128; 4]) {
+    reach[0] |= shift(starts[0][D], D);
+    reach[3] |= shift(starts[3][D], D);
+    let p1 = shift(starts[1][D], D);
+    reach[1] |= p1 | shift(p1 & empty, D);
+    let l1 = shift(starts[2][D], D);
+    let l2 = shift(l1 & empty, D);
+    reach[2] |= l1 | l2 | shift(l2 & empty, D);
+}
+
+/// Bitboards kept up to date move by move for the evaluation: for each colour (two-player:
+/// Green 0, Red 1) and kind, the squares of its pieces, and for each direction the squares of
+/// its pieces with a flag in that direction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Tracks {
+    /// `rays[colour][kind][direction]`.
+    rays: [[[u128; 8]; 4]; 2],
+    /// `by_kind[colour][kind]`.
+    by_kind: [[u128; 4]; 2],
+}
+
+impl Tracks {
+    fn new(pos: &Position) -> Tracks {
+        let mut t = Tracks {
+            rays: [[[0; 8]; 4]; 2],
+            by_kind: [[0; 4]; 2],
+        };
+        for (s, p) in pos.board().pieces() {
+            t.toggle(p.colour().index() & 1, p.flags().bits(), 1u128 << s.index());
+        }
+        t
+    }
+
+    /// Adds or removes a piece of colour `c` with mask `mask` on the square `bit`.
+    #[inline(always)]
+    fn toggle(&mut self, c: usize, mask: u8, bit: u128) {
+        let k = KIND_OF[mask as usize] as usize;
+        self.by_kind[c][k] ^= bit;
+        let row = &mut self.rays[c][k];
+        let mut f = mask;
+        while f != 0 {
+            row[f.trailing_zeros() as usize] ^= bit;
+            f &= f - 1;
+        }
+    }
+
+    /// `reach[kind]` of colour `c`: the squares its pieces of each kind reach (empty squares
+    /// within range, and the first occupied square of each line).
+    #[inline]
+    fn reach(&self, c: usize, empty: u128) -> [u128; 4] {
+        let starts = &self.rays[c];
+        let mut reach = [0u128; 4];
+        sweep::<0>(starts, empty, &mut reach);
+        sweep::<1>(starts, empty, &mut reach);
+        sweep::<2>(starts, empty, &mut reach);
+        sweep::<3>(starts, empty, &mut reach);
+        sweep::<4>(starts, empty, &mut reach);
+        sweep::<5>(starts, empty, &mut reach);
+        sweep::<6>(starts, empty, &mut reach);
+        sweep::<7>(starts, empty, &mut reach);
+        reach
+    }
+}
+
+/// A two-player [`Position`] together with the bitboards Ploy's [`Evaluation`] needs, kept
+/// up to date by every move: the fast way to search Ploy. Dereferences to the position.
+///
+/// ```
+/// use ploy_core::Position;
+/// use ploy_search::{EvalPosition, Evaluation, Evaluator, SearchGame};
+/// let mut pos = EvalPosition::new(Position::new());
+/// let eval = Evaluation::default();
+/// let mv = pos.legal_moves()[7];
+/// let undo = pos.make(mv);
+/// assert_eq!(eval.evaluate(&pos), eval.evaluate(pos.position()));
+/// pos.unmake(mv, undo);
+/// assert_eq!(pos.position(), &Position::new());
+/// ```
+#[derive(Clone, Debug)]
+pub struct EvalPosition {
+    pos: Position,
+    tracks: Tracks,
+    /// The placement tables the sums below are for.
+    placement: Arc<Placement>,
+    /// Placement sum per colour.
+    place: [i32; 2],
+    /// The squares the side to move reaches, computed by the last evaluation, with the hash
+    /// of the position it was computed for: capture generation reuses it.
+    reached: Cell<(u64, u128)>,
+}
+
+impl PartialEq for EvalPosition {
+    fn eq(&self, other: &EvalPosition) -> bool {
+        self.pos == other.pos
+    }
+}
+
+impl Eq for EvalPosition {}
+
+impl EvalPosition {
+    /// Wraps `pos`.
+    ///
+    /// # Panics
+    /// If `pos` is not a two-player position (the only variant ploy-core has so far).
+    #[must_use]
+    pub fn new(pos: Position) -> EvalPosition {
+        EvalPosition::with_placement(pos, DEFAULT_PLACEMENT.clone())
+    }
+
+    fn with_placement(pos: Position, placement: Arc<Placement>) -> EvalPosition {
+        assert!(
+            pos.variant() == ploy_core::Variant::TwoPlayer,
+            "EvalPosition is two-player only"
+        );
+        let tracks = Tracks::new(&pos);
+        let place = placement_sums(&tracks, &placement);
+        EvalPosition {
+            pos,
+            tracks,
+            placement,
+            place,
+            reached: Cell::new((!0, 0)),
+        }
+    }
+
+    /// The position.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Unwraps the position.
+    #[must_use]
+    pub fn into_position(self) -> Position {
+        self.pos
+    }
+}
+
+fn placement_sums(t: &Tracks, placement: &Placement) -> [i32; 2] {
+    let mut sums = [0; 2];
+    for (c, sum) in sums.iter_mut().enumerate() {
+        for k in 0..4 {
+            let mut bits = t.by_kind[c][k];
+            while bits != 0 {
+                *sum += placement[c][k][bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+        }
+    }
+    sums
+}
+
+impl From<Position> for EvalPosition {
+    fn from(pos: Position) -> EvalPosition {
+        EvalPosition::new(pos)
+    }
+}
+
+impl core::ops::Deref for EvalPosition {
+    type Target = Position;
+    fn deref(&self) -> &Position {
+        &self.pos
+    }
+}
+
+impl SearchGame for EvalPosition {
+    type Move = Move;
+    type Undo = ploy_core::Undo;
+    type Moves = MoveList;
+
+    #[inline]
+    fn side(&self) -> Side {
+        self.pos.side()
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.pos.hash()
+    }
+
+    #[inline]
+    fn terminal(&self) -> Option<Terminal> {
+        SearchGame::terminal(&self.pos)
+    }
+
+    #[inline]
+    fn generate(&self, moves: &mut MoveList) {
+        self.pos.generate_moves(moves);
+    }
+
+    /// The same captures as the plain position's, found from the tracked bitboards: one
+    /// sweep tells whether there are any, and only attacked squares are looked at.
+    fn generate_captures(&self, moves: &mut MoveList) {
+        let pos = &self.pos;
+        if pos.outcome().is_some() {
+            return;
+        }
+        let turn = pos.turn();
+        let board = pos.board();
+        let occ = board.occupied().0;
+        let own = board.by_colour(turn).0;
+        let (h, cached) = self.reached.get();
+        let reached = if h == pos.hash() {
+            cached
+        } else {
+            let reach = self.tracks.reach(turn.index() & 1, !occ & ALL);
+            reach[0] | reach[1] | reach[2] | reach[3]
+        };
+        let mut targets = reached & occ & !own;
+        let shield_rots = pos.rules().rotation.shield_mask();
+        while targets != 0 {
+            let to = sq(targets.trailing_zeros());
+            targets &= targets - 1;
+            for from in pos.attackers(to, turn) {
+                let Some(p) = board.piece_at(from) else {
+                    continue;
+                };
+                if p.kind() == PieceKind::Shield {
+                    let mut r = shield_rots;
+                    while r != 0 {
+                        moves.push(Move::new(from, to, r.trailing_zeros() as u8));
+                        r &= r - 1;
+                    }
+                } else {
+                    moves.push(Move::new(from, to, 0));
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn is_legal(&self, mv: Move) -> bool {
+        self.pos.is_legal(mv)
+    }
+
+    #[inline]
+    fn is_capture(&self, mv: Move) -> bool {
+        SearchGame::is_capture(&self.pos, mv)
+    }
+
+    #[inline]
+    fn capture_order(&self, mv: Move) -> i32 {
+        SearchGame::capture_order(&self.pos, mv)
+    }
+
+    #[inline]
+    fn make(&mut self, mv: Move) -> ploy_core::Undo {
+        let (from, to) = (mv.from(), mv.to());
+        let piece = self
+            .pos
+            .board()
+            .piece_at(from)
+            .expect("make: no piece on the start square");
+        let c = piece.colour().index() & 1;
+        let mask = piece.flags().bits();
+        let k = KIND_OF[mask as usize] as usize;
+        self.tracks.toggle(c, mask, 1u128 << from.index());
+        let undo = self.pos.make_move(mv);
+        let table = &self.placement[c][k];
+        self.place[c] += table[to.index()] - table[from.index()];
+        if let Some(v) = undo.captured() {
+            let (vc, vm) = (v.colour().index() & 1, v.flags().bits());
+            self.tracks.toggle(vc, vm, 1u128 << to.index());
+            self.place[vc] -= self.placement[vc][KIND_OF[vm as usize] as usize][to.index()];
+        }
+        self.tracks.toggle(
+            c,
+            mask.rotate_left(u32::from(mv.rotation())),
+            1u128 << to.index(),
+        );
+        undo
+    }
+
+    #[inline]
+    fn unmake(&mut self, mv: Move, undo: ploy_core::Undo) {
+        let (from, to) = (mv.from(), mv.to());
+        let moved = self
+            .pos
+            .board()
+            .piece_at(to)
+            .expect("unmake: no piece on the end square");
+        let c = moved.colour().index() & 1;
+        let mask = moved.flags().bits();
+        let k = KIND_OF[mask as usize] as usize;
+        self.tracks.toggle(c, mask, 1u128 << to.index());
+        let table = &self.placement[c][k];
+        self.place[c] -= table[to.index()] - table[from.index()];
+        if let Some(v) = undo.captured() {
+            let (vc, vm) = (v.colour().index() & 1, v.flags().bits());
+            self.tracks.toggle(vc, vm, 1u128 << to.index());
+            self.place[vc] += self.placement[vc][KIND_OF[vm as usize] as usize][to.index()];
+        }
+        self.tracks.toggle(
+            c,
+            mask.rotate_right(u32::from(mv.rotation())),
+            1u128 << from.index(),
+        );
+        self.pos.unmake_move(mv, undo);
+    }
+
+    #[inline]
+    fn move_to_u16(mv: Move) -> u16 {
+        mv.to_u16()
+    }
+
+    #[inline]
+    fn move_from_u16(code: u16) -> Option<Move> {
+        Move::from_u16(code)
+    }
+}
+
+impl Evaluation {
+    fn evaluate_tracked(
+        &self,
+        pos: &Position,
+        t: &Tracks,
+        place: [i32; 2],
+        cache: Option<&Cell<(u64, u128)>>,
+    ) -> i32 {
         let p = &self.params;
         let board = pos.board();
         let occ = board.occupied().0;
-        let mut score = [0i32; 2];
-        let mut reached = [0u128; 2];
-        let mut commander = [None::<usize>; 2];
-        let colours = [Seat::Green, Seat::Red];
-        for (c, &seat) in colours.iter().enumerate() {
-            let own = board.by_colour(seat).0;
-            let place = &self.placement[c];
-            let mut s = 0;
-            let mut bits = own;
-            while bits != 0 {
-                let i = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let Some(piece) = board.piece_at(sq(i as u32)) else {
-                    continue;
-                };
-                let kind = piece.kind();
-                let k = kind.index();
-                let r = reach(i, piece.flags().bits(), kind.range(), occ);
-                reached[c] |= r;
-                s += p.material[k] + p.mobility[k] * (r & !own).count_ones() as i32 + place[k][i];
-                if kind == PieceKind::Commander {
-                    commander[c] = Some(i);
-                }
-            }
-            score[c] = s;
-        }
+        let empty = !occ & ALL;
         let to_move = pos.turn().index() & 1;
+        let colours = [Seat::Green, Seat::Red];
+        let reach = [t.reach(0, empty), t.reach(1, empty)];
+        let reached = [
+            reach[0][0] | reach[0][1] | reach[0][2] | reach[0][3],
+            reach[1][0] | reach[1][1] | reach[1][2] | reach[1][3],
+        ];
+        if let Some(cell) = cache {
+            cell.set((pos.hash(), reached[to_move]));
+        }
+        let mut score = [0i32; 2];
         for c in 0..2 {
-            let enemy_seat = colours[c ^ 1];
-            // Threats: enemy material this colour reaches.
-            let mut hit = reached[c] & board.by_colour(enemy_seat).0;
+            let o = c ^ 1;
+            let own = board.by_colour(colours[c]).0;
+            let mut s = place[c];
+            for (k, kind) in PieceKind::ALL.into_iter().enumerate() {
+                s += p.material[k] * board.count(colours[c], kind) as i32;
+            }
+            for k in 0..3 {
+                s += p.mobility[k] * (reach[c][k] & !own).count_ones() as i32;
+            }
+            // Threats: enemy material this colour reaches (usually a few pieces at most).
+            let mut hit = reached[c] & board.by_colour(colours[o]).0;
             let mut threatened = 0;
             while hit != 0 {
                 let i = hit.trailing_zeros();
                 hit &= hit - 1;
                 if let Some(piece) = board.piece_at(sq(i)) {
-                    threatened += p.material[piece.kind().index()];
+                    threatened += p.material[KIND_OF[piece.flags().bits() as usize] as usize];
                 }
             }
             let w = if c == to_move {
@@ -351,15 +736,38 @@ impl crate::Evaluator<Position> for Evaluation {
             } else {
                 p.threat
             };
-            score[c] += w * threatened / 16;
-            if let Some(ci) = commander[c] {
-                if reached[c ^ 1] >> ci & 1 != 0 {
-                    score[c] -= p.commander_attacked;
+            s += w * threatened / 16;
+            let cmd = t.by_kind[c][3];
+            if cmd != 0 {
+                if reached[o] & cmd != 0 {
+                    s -= p.commander_attacked;
                 }
-                let guards = RING[ci] & board.by_colour(colours[c]).0;
-                score[c] += p.commander_guard * guards.count_ones() as i32;
+                let ring = RING[cmd.trailing_zeros() as usize];
+                s += p.commander_guard * (ring & own & !cmd).count_ones() as i32;
             }
+            score[c] = s;
         }
         score[to_move] - score[to_move ^ 1] + p.tempo
+    }
+}
+
+impl crate::Evaluator<EvalPosition> for Evaluation {
+    #[inline]
+    fn evaluate(&self, pos: &EvalPosition) -> i32 {
+        if Arc::ptr_eq(&pos.placement, &self.placement) {
+            self.evaluate_tracked(&pos.pos, &pos.tracks, pos.place, Some(&pos.reached))
+        } else {
+            let place = placement_sums(&pos.tracks, &self.placement);
+            self.evaluate_tracked(&pos.pos, &pos.tracks, place, None)
+        }
+    }
+}
+
+/// The same value as for an [`EvalPosition`], computed from scratch (slower).
+impl crate::Evaluator<Position> for Evaluation {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let tracks = Tracks::new(pos);
+        let place = placement_sums(&tracks, &self.placement);
+        self.evaluate_tracked(pos, &tracks, place, None)
     }
 }

@@ -1,6 +1,6 @@
 //! The searcher: iterative deepening over MTD(f) or alpha-beta/PVS.
 
-use crate::game::{Evaluator, MAX_MOVES, SearchGame};
+use crate::game::{Evaluator, MAX_MOVES, MoveBuffer, SearchGame};
 use crate::limits::{Clock, Limits, SystemClock};
 use crate::score::{EVAL_MAX, INF, Score, Value, WIN_BOUND, from_table, terminal_value, to_table};
 use crate::table::{NO_MOVE, Table};
@@ -55,6 +55,9 @@ pub struct Config {
     pub max_quiescence: u8,
     /// Late move reductions (a forward reduction; off by default: see the crate docs).
     pub late_move_reductions: bool,
+    /// Size in bytes of the evaluation cache (8-byte entries keyed by the position hash);
+    /// 0 switches it off.
+    pub eval_cache_bytes: usize,
     /// Stop deepening when a forced result within the searched depth is proven.
     pub stop_at_proven_result: bool,
     /// Use the score of the iteration two plies back as MTD(f)'s first guess (Ploy's
@@ -75,6 +78,7 @@ impl Default for Config {
             quiescence: true,
             max_quiescence: 16,
             late_move_reductions: false,
+            eval_cache_bytes: 1 << 24,
             stop_at_proven_result: true,
             guess_from_same_parity: true,
         }
@@ -97,6 +101,7 @@ impl Config {
             quiescence: false,
             max_quiescence: 0,
             late_move_reductions: false,
+            eval_cache_bytes: 0,
             stop_at_proven_result: false,
             guess_from_same_parity: true,
         }
@@ -155,6 +160,9 @@ pub struct Searcher<G: SearchGame, E> {
     killers: Vec<[u16; MAX_KILLERS]>,
     history: Vec<i32>,
     clock: Box<dyn Clock>,
+    eval_cache: Vec<u64>,
+    bufs: Vec<G::Moves>,
+    keys: Vec<[u64; MAX_MOVES]>,
     path: Vec<u64>,
     floor: usize,
     nodes: u64,
@@ -173,6 +181,11 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
     #[must_use]
     pub fn new(config: Config, eval: E) -> Searcher<G, E> {
         let table = Table::new(config.table_bytes.max(64));
+        let cache_len = if config.eval_cache_bytes == 0 {
+            0
+        } else {
+            (config.eval_cache_bytes / 8).max(1).next_power_of_two()
+        };
         Searcher {
             config,
             eval,
@@ -180,6 +193,9 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             killers: vec![[NO_MOVE; MAX_KILLERS]; MAX_PLY + 1],
             history: vec![0; 2 << 16],
             clock: Box::new(SystemClock::new()),
+            eval_cache: vec![0; cache_len],
+            bufs: (0..=MAX_PLY).map(|_| G::Moves::default()).collect(),
+            keys: vec![[0; MAX_MOVES]; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
             floor: 0,
             nodes: 0,
@@ -220,6 +236,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
     /// Forgets the table, killers and history.
     pub fn clear(&mut self) {
         self.table.clear();
+        self.eval_cache.fill(0);
         self.history.fill(0);
         self.killers.fill([NO_MOVE; MAX_KILLERS]);
     }
@@ -452,9 +469,22 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         self.path[self.floor..n - 1].iter().any(|&x| x == h)
     }
 
+    /// The evaluation, through the cache: an entry is the hash's upper 48 bits and the value
+    /// in the low 16.
     #[inline]
-    fn static_eval(&self, g: &G) -> Value {
-        self.eval.evaluate(g).clamp(-EVAL_MAX, EVAL_MAX)
+    fn static_eval(&mut self, g: &G) -> Value {
+        if self.eval_cache.is_empty() {
+            return self.eval.evaluate(g).clamp(-EVAL_MAX, EVAL_MAX);
+        }
+        let h = g.hash();
+        let slot = (h as usize) & (self.eval_cache.len() - 1);
+        let e = self.eval_cache[slot];
+        if e != 0 && (e ^ h) >> 16 == 0 {
+            return Value::from(e as u16 as i16);
+        }
+        let v = self.eval.evaluate(g).clamp(-EVAL_MAX, EVAL_MAX);
+        self.eval_cache[slot] = (h & !0xFFFF) | u64::from(v as i16 as u16);
+        v
     }
 
     /// Makes `m`, searches the child with the window `(alpha, beta)` of this node, and
@@ -588,8 +618,6 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         } else {
             None
         };
-        let mut moves = G::Moves::default();
-        let mut keys = [0i32; MAX_MOVES];
         let mut n = 0;
         let mut generated = false;
         let mut i = 0;
@@ -600,8 +628,10 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             } else {
                 if !generated {
                     generated = true;
-                    g.generate(&mut moves);
-                    n = moves.len();
+                    let buf = &mut self.bufs[ply];
+                    buf.clear();
+                    g.generate(buf);
+                    n = buf.len();
                     assert!(
                         n <= MAX_MOVES,
                         "too many moves for the search's scratch arrays"
@@ -610,40 +640,39 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                         || self.config.killers > 0
                         || self.config.history;
                     for j in 0..n {
-                        let mj = moves[j];
-                        let code = G::move_to_u16(mj);
-                        keys[j] = if Some(mj) == tt_move {
+                        let mj = self.bufs[ply][j];
+                        let key = if Some(mj) == tt_move {
                             i32::MIN
                         } else if ordering {
-                            self.order_key(g, mj, code, ply, side)
+                            self.order_key(g, mj, G::move_to_u16(mj), ply, side)
                         } else {
                             0
                         };
+                        self.keys[ply][j] = pack_key(key, j);
                     }
                 }
                 if i >= n {
                     break;
                 }
-                // Selection sort step: bring the best remaining move to `i` (stable on ties).
-                let mut bi = i;
-                for j in i + 1..n {
-                    if keys[j] > keys[bi] {
-                        bi = j;
+                let keys = &mut self.keys[ply][..n];
+                if i < SELECTION_PICKS {
+                    // The first picks by selection: most nodes cut off early.
+                    let mut bi = i;
+                    for j in i + 1..n {
+                        if keys[j] > keys[bi] {
+                            bi = j;
+                        }
                     }
-                }
-                if bi != i {
-                    let (mk, kk) = (moves[bi], keys[bi]);
-                    moves.copy_within(i..bi, i + 1);
-                    keys.copy_within(i..bi, i + 1);
-                    moves[i] = mk;
-                    keys[i] = kk;
+                    keys.swap(i, bi);
+                } else if i == SELECTION_PICKS {
+                    keys[i..].sort_unstable_by(|a, b| b.cmp(a));
                 }
                 let k = keys[i];
                 i += 1;
-                if k == i32::MIN {
+                if k >> 32 == 0 {
                     continue; // the table move, already searched
                 }
-                Some(moves[i - 1])
+                Some(self.bufs[ply][unpack_index(k)])
             };
             let Some(m) = m else { break };
             let code = G::move_to_u16(m);
@@ -741,30 +770,28 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             return best;
         }
         alpha = alpha.max(best);
-        let mut moves = G::Moves::default();
-        g.generate_captures(&mut moves);
-        let n = moves.len();
-        let mut keys = [0i32; MAX_MOVES];
-        if self.config.order_captures {
-            for j in 0..n {
-                keys[j] = g.capture_order(moves[j]);
-            }
+        let buf = &mut self.bufs[ply];
+        buf.clear();
+        g.generate_captures(buf);
+        let n = buf.len();
+        for j in 0..n {
+            let key = if self.config.order_captures {
+                g.capture_order(self.bufs[ply][j])
+            } else {
+                0
+            };
+            self.keys[ply][j] = pack_key(key, j);
         }
         for i in 0..n {
+            let keys = &mut self.keys[ply][..n];
             let mut bi = i;
             for j in i + 1..n {
                 if keys[j] > keys[bi] {
                     bi = j;
                 }
             }
-            if bi != i {
-                let (mk, kk) = (moves[bi], keys[bi]);
-                moves.copy_within(i..bi, i + 1);
-                keys.copy_within(i..bi, i + 1);
-                moves[i] = mk;
-                keys[i] = kk;
-            }
-            let m = moves[i];
+            keys.swap(i, bi);
+            let m = self.bufs[ply][unpack_index(keys[i])];
             let side = g.side();
             let undo = g.make(m);
             self.count_node();
@@ -789,6 +816,21 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         }
         best
     }
+}
+
+/// How many moves of a node are picked by selection before the rest is sorted.
+const SELECTION_PICKS: usize = 3;
+
+/// An ordering key and a move's index in one sortable word: higher keys first, then lower
+/// indices (generation order). A key of `i32::MIN` packs to a word below `1 << 32`.
+#[inline]
+fn pack_key(key: i32, index: usize) -> u64 {
+    ((i64::from(key) - i64::from(i32::MIN)) as u64) << 32 | (0xFFFF - index as u64)
+}
+
+#[inline]
+fn unpack_index(packed: u64) -> usize {
+    0xFFFF - (packed & 0xFFFF) as usize
 }
 
 /// Nodes per second.
