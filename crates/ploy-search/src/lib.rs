@@ -80,6 +80,7 @@
 mod game;
 mod limits;
 mod ploy;
+mod positions;
 mod reference;
 mod score;
 mod search;
@@ -88,6 +89,7 @@ mod table;
 pub use game::{Evaluator, MAX_MOVES, MoveBuffer, SearchGame, Side, Terminal};
 pub use limits::{Clock, Limits, SystemClock};
 pub use ploy::{EvalParams, EvalPosition, Evaluation};
+pub use positions::{bench_positions, random_line, splitmix64};
 pub use reference::negamax;
 pub use score::Score;
 pub use search::{
