@@ -27,7 +27,11 @@ pub fn random_line(start: &Position, seed: u64, plies: u32, capture_bias: bool) 
             break;
         }
         let r = splitmix64(&mut state);
-        let captures: Vec<Move> = moves.iter().copied().filter(|&m| SearchGame::is_capture(&pos, m)).collect();
+        let captures: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&m| SearchGame::is_capture(&pos, m))
+            .collect();
         let mv = if capture_bias && !captures.is_empty() && r % 3 == 0 {
             captures[(r >> 8) as usize % captures.len()]
         } else {

@@ -78,7 +78,7 @@ impl Default for Config {
             quiescence: true,
             max_quiescence: 16,
             late_move_reductions: false,
-            eval_cache_bytes: 1 << 24,
+            eval_cache_bytes: 1 << 21,
             stop_at_proven_result: true,
             guess_from_same_parity: true,
         }

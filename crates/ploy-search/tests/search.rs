@@ -104,6 +104,40 @@ fn forced_win_in_three() {
 }
 
 #[test]
+fn only_a_rotation_saves() {
+    // Red to move. Every motion move loses within four plies, and so does every rotation
+    // but one: the shield on f9 turns five steps, from north-west to south,
+    // attacking the green lance on f8.
+    let pos = position(
+        &[
+            (Seat::Red, 128, Square::F9),
+            (Seat::Green, 134, Square::F8),
+            (Seat::Red, 141, Square::I7),
+            (Seat::Green, 45, Square::A5),
+        ],
+        Seat::Red,
+    );
+    let saving = Move::turn(Square::F9, 5);
+    let zero = |_: &Position| 0;
+    for mv in pos.legal_moves() {
+        let after = pos.after(mv).expect("legal");
+        let (v, _) = negamax(&after, &zero, &[], 3, None);
+        assert_eq!(!(-v).is_loss(), mv == saving, "{mv:?} scores {:?}", -v);
+    }
+    for config in all_drivers() {
+        let mut s = Searcher::new(config, Evaluation::default());
+        let r = s.search(
+            &EvalPosition::new(pos.clone()),
+            &[],
+            &Limits::depth(4),
+            |_| {},
+        );
+        assert_eq!(r.best_move, Some(saving));
+        assert!(!r.score.is_loss(), "{:?}", r.score);
+    }
+}
+
+#[test]
 fn decided_position_has_no_move() {
     let pos = position(
         &[
