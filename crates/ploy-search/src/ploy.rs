@@ -347,18 +347,20 @@ const FILE_A: u128 = {
 const FILE_I: u128 = FILE_A << 8;
 const ALL: u128 = (1u128 << 81) - 1;
 
-/// Every square of `b` moved one step in direction `d` (squares leaving the board vanish).
+/// Every square of `b` moved one step in direction `d`. Squares leaving the board over
+/// the left or right edge vanish; squares leaving over the top may leave bits above 81 set,
+/// which callers mask off (`& ALL` or `& empty`).
 #[inline(always)]
 fn shift(b: u128, d: usize) -> u128 {
     match d {
-        0 => (b << 9) & ALL,
-        1 => (b << 10) & ALL & !FILE_A,
-        2 => (b << 1) & ALL & !FILE_A,
+        0 => b << 9,
+        1 => (b << 10) & !FILE_A,
+        2 => (b << 1) & !FILE_A,
         3 => (b >> 8) & !FILE_A,
         4 => b >> 9,
         5 => (b >> 10) & !FILE_I,
         6 => (b >> 1) & !FILE_I,
-        _ => (b << 8) & ALL & !FILE_I,
+        _ => (b << 8) & !FILE_I,
     }
 }
 
@@ -437,7 +439,7 @@ impl Tracks {
         sweep::<5>(starts, empty, &mut reach);
         sweep::<6>(starts, empty, &mut reach);
         sweep::<7>(starts, empty, &mut reach);
-        reach
+        [reach[0] & ALL, reach[1] & ALL, reach[2] & ALL, reach[3] & ALL]
     }
 }
 
