@@ -45,7 +45,11 @@ fn run() -> Result<(), String> {
             "--time" => {
                 let ms = num("--time")?;
                 let t = Duration::from_millis(ms);
-                limits = Some(Limits { soft_time: Some(t / 2), hard_time: Some(t), ..Limits::default() });
+                limits = Some(Limits {
+                    soft_time: Some(t / 2),
+                    hard_time: Some(t),
+                    ..Limits::default()
+                });
             }
             "--university" => rules = Rules::university(),
             "--relaxed" => rules = rules.with_elimination(Elimination::Relaxed),
@@ -89,7 +93,9 @@ fn parse_position(text: &str, rules: Rules) -> Result<Position, String> {
     if text == "start" {
         return Ok(Position::start(Variant::TwoPlayer, rules));
     }
-    let (board_text, turn) = text.rsplit_once(' ').ok_or("expected a board string, a space and b or w")?;
+    let (board_text, turn) = text
+        .rsplit_once(' ')
+        .ok_or("expected a board string, a space and b or w")?;
     let turn = match turn.trim() {
         "b" => Seat::BLACK,
         "w" => Seat::WHITE,
@@ -104,7 +110,11 @@ fn parse_position(text: &str, rules: Rules) -> Result<Position, String> {
         let rank = 8 - i as u8;
         let fields: Vec<&str> = rank_text.split(',').collect();
         if fields.len() != 9 {
-            return Err(format!("rank {}: expected 9 squares, found {}", rank + 1, fields.len()));
+            return Err(format!(
+                "rank {}: expected 9 squares, found {}",
+                rank + 1,
+                fields.len()
+            ));
         }
         for (file, f) in fields.iter().enumerate() {
             let f = f.trim();
@@ -116,10 +126,14 @@ fn parse_position(text: &str, rules: Rules) -> Result<Position, String> {
                 "w" => Seat::WHITE,
                 c => return Err(format!("rank {}: bad colour {c:?}", rank + 1)),
             };
-            let mask: u8 = f[1..].parse().map_err(|_| format!("rank {}: bad mask {f:?}", rank + 1))?;
-            let piece = ploy_core::Piece::new(colour, ploy_core::Flags::new(mask)).map_err(|e| e.to_string())?;
+            let mask: u8 = f[1..]
+                .parse()
+                .map_err(|_| format!("rank {}: bad mask {f:?}", rank + 1))?;
+            let piece = ploy_core::Piece::new(colour, ploy_core::Flags::new(mask))
+                .map_err(|e| e.to_string())?;
             board.put(ploy_core::Square::new(file as u8, rank), piece);
         }
     }
-    Position::from_setup(ploy_core::Setup::two_player(board, turn), rules).map_err(|e| e.to_string())
+    Position::from_setup(ploy_core::Setup::two_player(board, turn), rules)
+        .map_err(|e| e.to_string())
 }

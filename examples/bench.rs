@@ -8,7 +8,9 @@
 //! Every position gets a fresh searcher (16 MiB table), so the count does not depend on the
 //! order or on earlier searches. Default depth: 5.
 
-use ploy_search::{Config, Driver, EvalPosition, Evaluation, Limits, Searcher, bench_positions, nps};
+use ploy_search::{
+    Config, Driver, EvalPosition, Evaluation, Limits, Searcher, bench_positions, nps,
+};
 use std::time::Instant;
 
 fn main() {

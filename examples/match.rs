@@ -15,7 +15,9 @@
 //! ply cap are adjudicated as draws. The score is from A's point of view.
 
 use ploy_core::{Game, Move, Outcome, Rules, Seat};
-use ploy_search::{Config, EvalPosition, Evaluation, Limits, Searcher, game_history, random_line, splitmix64};
+use ploy_search::{
+    Config, EvalPosition, Evaluation, Limits, Searcher, game_history, random_line, splitmix64,
+};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
@@ -38,8 +40,14 @@ fn parse_spec(text: &str, default: &Limits) -> Spec {
             history: false,
             ..Config::default()
         }),
-        "alphabeta" => Some(Config { driver: ploy_search::Driver::AlphaBeta, ..Config::default() }),
-        "lmr" => Some(Config { late_move_reductions: true, ..Config::default() }),
+        "alphabeta" => Some(Config {
+            driver: ploy_search::Driver::AlphaBeta,
+            ..Config::default()
+        }),
+        "lmr" => Some(Config {
+            late_move_reductions: true,
+            ..Config::default()
+        }),
         "random" => None,
         other => panic!("unknown engine {other}"),
     };
@@ -54,7 +62,11 @@ fn parse_spec(text: &str, default: &Limits) -> Spec {
             _ => panic!("unknown budget {o}"),
         };
     }
-    Spec { name: text.to_string(), config, limits }
+    Spec {
+        name: text.to_string(),
+        config,
+        limits,
+    }
 }
 
 struct Engine {
@@ -68,8 +80,18 @@ struct Engine {
 
 impl Engine {
     fn new(spec: &Spec, seed: u64) -> Engine {
-        let searcher = spec.config.clone().map(|c| Searcher::new(c, Evaluation::default()));
-        Engine { spec: spec.clone(), searcher, rng: seed, nodes: 0, moves: 0, time: Duration::ZERO }
+        let searcher = spec
+            .config
+            .clone()
+            .map(|c| Searcher::new(c, Evaluation::default()));
+        Engine {
+            spec: spec.clone(),
+            searcher,
+            rng: seed,
+            nodes: 0,
+            moves: 0,
+            time: Duration::ZERO,
+        }
     }
 
     fn choose(&mut self, game: &Game) -> Move {
@@ -81,7 +103,12 @@ impl Engine {
                 moves[splitmix64(&mut self.rng) as usize % moves.len()]
             }
             Some(s) => {
-                let r = s.search(&EvalPosition::new(pos.clone()), &game_history(game), &self.spec.limits, |_| {});
+                let r = s.search(
+                    &EvalPosition::new(pos.clone()),
+                    &game_history(game),
+                    &self.spec.limits,
+                    |_| {},
+                );
                 self.nodes += r.nodes;
                 r.best_move.expect("a legal move in an undecided game")
             }
@@ -93,7 +120,13 @@ impl Engine {
 }
 
 /// 1 for a win of A, 0.5 for a draw, 0 for a loss.
-fn play(a: &mut Engine, b: &mut Engine, opening: &[Move], a_first: bool, ply_cap: usize) -> (f64, usize, String) {
+fn play(
+    a: &mut Engine,
+    b: &mut Engine,
+    opening: &[Move],
+    a_first: bool,
+    ply_cap: usize,
+) -> (f64, usize, String) {
     let mut game = Game::new(Rules::standard());
     for &m in opening {
         game.play(m).expect("opening moves are legal");
@@ -101,14 +134,22 @@ fn play(a: &mut Engine, b: &mut Engine, opening: &[Move], a_first: bool, ply_cap
     let a_seat = if a_first { Seat::Green } else { Seat::Red };
     while game.outcome().is_none() && game.moves().len() < ply_cap {
         let mover = game.position().turn();
-        let mv = if mover == a_seat { a.choose(&game) } else { b.choose(&game) };
+        let mv = if mover == a_seat {
+            a.choose(&game)
+        } else {
+            b.choose(&game)
+        };
         game.play(mv).expect("engines play legal moves");
     }
     let plies = game.moves().len();
     match game.outcome() {
         None => (0.5, plies, "ply cap".into()),
         Some(o @ Outcome::Draw { .. }) => (0.5, plies, format!("{o:?}")),
-        Some(o) => (if o.winner() == Some(a_seat) { 1.0 } else { 0.0 }, plies, format!("{o:?}")),
+        Some(o) => (
+            if o.winner() == Some(a_seat) { 1.0 } else { 0.0 },
+            plies,
+            format!("{o:?}"),
+        ),
     }
 }
 
@@ -139,7 +180,10 @@ fn main() {
             "--ply-cap" => ply_cap = val().parse().expect("--ply-cap C"),
             "--nodes" => default = Limits::nodes(val().parse().expect("--nodes N")),
             "--depth" => default = Limits::depth(val().parse().expect("--depth D")),
-            "--time" => default = Limits::move_time(Duration::from_millis(val().parse().expect("--time MS"))),
+            "--time" => {
+                default =
+                    Limits::move_time(Duration::from_millis(val().parse().expect("--time MS")))
+            }
             "--a" => a_text = val(),
             "--b" => b_text = val(),
             _ => panic!("unknown argument {arg}"),
@@ -152,7 +196,12 @@ fn main() {
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let mut results = Vec::new();
     for g in 0..games {
-        let opening = random_line(&start, seed.wrapping_mul(1000).wrapping_add((g / 2) as u64), opening_plies, false);
+        let opening = random_line(
+            &start,
+            seed.wrapping_mul(1000).wrapping_add((g / 2) as u64),
+            opening_plies,
+            false,
+        );
         let a_first = g % 2 == 0;
         if let Some(s) = &mut a.searcher {
             s.clear();
@@ -185,12 +234,19 @@ fn main() {
     let (lo, hi) = ((score - 1.96 * se).max(0.0), (score + 1.96 * se).min(1.0));
     let margin = (elo(hi) - elo(lo)) / 2.0;
     println!("A = {}  B = {}", sa.name, sb.name);
-    println!("games {games} wins {wins} draws {draws} losses {losses} score {:.1}%", 100.0 * score);
+    println!(
+        "games {games} wins {wins} draws {draws} losses {losses} score {:.1}%",
+        100.0 * score
+    );
     if margin.is_finite() {
         println!("elo {:+.0} +/- {:.0} (95 %)", elo(score), margin);
     } else {
         // A perfect or null score: the point estimate is infinite; give the 95 % bound.
-        let bound = if score >= 1.0 { elo(1.0 - 1.0 / (n + 1.0)) } else { elo(1.0 / (n + 1.0)) };
+        let bound = if score >= 1.0 {
+            elo(1.0 - 1.0 / (n + 1.0))
+        } else {
+            elo(1.0 / (n + 1.0))
+        };
         println!("elo {:+} (95 % bound {:+.0})", elo(score), bound);
     }
     for (name, e) in [("A", &a), ("B", &b)] {

@@ -439,7 +439,12 @@ impl Tracks {
         sweep::<5>(starts, empty, &mut reach);
         sweep::<6>(starts, empty, &mut reach);
         sweep::<7>(starts, empty, &mut reach);
-        [reach[0] & ALL, reach[1] & ALL, reach[2] & ALL, reach[3] & ALL]
+        [
+            reach[0] & ALL,
+            reach[1] & ALL,
+            reach[2] & ALL,
+            reach[3] & ALL,
+        ]
     }
 }
 
@@ -520,10 +525,10 @@ impl EvalPosition {
 fn placement_sums(t: &Tracks, placement: &Placement) -> [i32; 2] {
     let mut sums = [0; 2];
     for (c, sum) in sums.iter_mut().enumerate() {
-        for k in 0..4 {
-            let mut bits = t.by_kind[c][k];
+        for (table, &kind_bits) in placement[c].iter().zip(&t.by_kind[c]) {
+            let mut bits = kind_bits;
             while bits != 0 {
-                *sum += placement[c][k][bits.trailing_zeros() as usize];
+                *sum += table[bits.trailing_zeros() as usize];
                 bits &= bits - 1;
             }
         }
@@ -720,8 +725,8 @@ impl Evaluation {
             for (k, kind) in PieceKind::ALL.into_iter().enumerate() {
                 s += p.material[k] * board.count(colours[c], kind) as i32;
             }
-            for k in 0..3 {
-                s += p.mobility[k] * (reach[c][k] & !own).count_ones() as i32;
+            for (w, r) in p.mobility.iter().zip(&reach[c]).take(3) {
+                s += w * (r & !own).count_ones() as i32;
             }
             // Threats: enemy material this colour reaches (usually a few pieces at most).
             let mut hit = reached[c] & board.by_colour(colours[o]).0;

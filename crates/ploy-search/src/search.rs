@@ -466,7 +466,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
     fn is_repetition(&self) -> bool {
         let n = self.path.len();
         let h = self.path[n - 1];
-        self.path[self.floor..n - 1].iter().any(|&x| x == h)
+        self.path[self.floor..n - 1].contains(&h)
     }
 
     /// The evaluation, through the cache: an entry is the hash's upper 48 bits and the value

@@ -115,7 +115,7 @@ impl Table {
     /// Permille of the first (up to) 1000 entries used by the current search.
     #[must_use]
     pub fn fill_permille(&self) -> u32 {
-        let mut used = 0;
+        let mut used = 0u32;
         let mut seen = 0;
         'outer: for b in &self.buckets {
             for e in &b.0 {
@@ -128,7 +128,7 @@ impl Table {
                 }
             }
         }
-        if seen == 0 { 0 } else { used * 1000 / seen }
+        (used * 1000).checked_div(seen).unwrap_or(0)
     }
 
     #[inline]
