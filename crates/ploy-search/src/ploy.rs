@@ -36,24 +36,6 @@ static NEIGHBOUR: [[u8; 81]; 8] = {
     t
 };
 
-/// `RING[sq]`: the up to 8 squares next to `sq`.
-static RING: [u128; 81] = {
-    let mut t = [0u128; 81];
-    let mut i = 0;
-    while i < 81 {
-        let mut d = 0;
-        while d < 8 {
-            let n = NEIGHBOUR[d][i];
-            if n != OFF {
-                t[i] |= 1u128 << n;
-            }
-            d += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
 /// The squares a piece on `sq` with direction mask `flags` and `range` reaches along its
 /// lines: empty squares and the first occupied square on each line (of either colour).
 #[inline]
@@ -335,34 +317,90 @@ impl Default for Evaluation {
     }
 }
 
-const FILE_A: u128 = {
+// The evaluation's bitboards use a board ten squares wide: square `rank * 9 + file` is bit
+// `rank * 10 + file`, and the tenth column is a guard that no piece stands on. A step east
+// from file i or west from file a lands on a guard bit, so no file masks are needed: moving
+// fronts are filtered by `& empty` (which never includes a guard) and results by `& VALID`.
+
+/// The 10-wide bit of each square.
+static WIDE: [u8; 81] = {
+    let mut t = [0u8; 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = (i + i / 9) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The square of each 10-wide bit (guard bits map to 0; they never hold a piece).
+static NARROW: [u8; 90] = {
+    let mut t = [0u8; 90];
+    let mut g = 0;
+    while g < 90 {
+        if g % 10 != 9 {
+            t[g] = (g - g / 10) as u8;
+        }
+        g += 1;
+    }
+    t
+};
+
+/// Every real square in the 10-wide layout.
+const VALID: u128 = {
     let mut b = 0u128;
-    let mut r = 0;
-    while r < 9 {
-        b |= 1u128 << (r * 9);
-        r += 1;
+    let mut i = 0;
+    while i < 81 {
+        b |= 1u128 << (i + i / 9);
+        i += 1;
     }
     b
 };
-const FILE_I: u128 = FILE_A << 8;
-const ALL: u128 = (1u128 << 81) - 1;
 
-/// Every square of `b` moved one step in direction `d`. Squares leaving the board over
-/// the left or right edge vanish; squares leaving over the top may leave bits above 81 set,
-/// which callers mask off (`& ALL` or `& empty`).
+/// The bit of `sq` in the 10-wide layout.
+#[inline(always)]
+fn wide(sq: usize) -> u128 {
+    1u128 << WIDE[sq]
+}
+
+/// The square of a 10-wide bit index.
+#[inline(always)]
+fn narrow(g: u32) -> Square {
+    sq(u32::from(NARROW[g as usize]))
+}
+
+/// Every bit of `b` (10-wide layout) moved one step in direction `d`; see the layout note.
 #[inline(always)]
 fn shift(b: u128, d: usize) -> u128 {
     match d {
-        0 => b << 9,
-        1 => (b << 10) & !FILE_A,
-        2 => (b << 1) & !FILE_A,
-        3 => (b >> 8) & !FILE_A,
-        4 => b >> 9,
-        5 => (b >> 10) & !FILE_I,
-        6 => (b >> 1) & !FILE_I,
-        _ => (b << 8) & !FILE_I,
+        0 => b << 10,
+        1 => b << 11,
+        2 => b << 1,
+        3 => b >> 9,
+        4 => b >> 10,
+        5 => b >> 11,
+        6 => b >> 1,
+        _ => b << 9,
     }
 }
+
+/// `RING10[g]`: the squares next to the square of 10-wide bit `g`, 10-wide.
+static RING10: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut i = 0;
+    while i < 81 {
+        let mut d = 0;
+        while d < 8 {
+            let n = NEIGHBOUR[d][i];
+            if n != OFF {
+                t[i + i / 9] |= 1u128 << (n as usize + n as usize / 9);
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// Kind index (0 shield .. 3 commander) by mask; masks that are no piece map to 0.
 static KIND_OF: [u8; 256] = {
@@ -389,15 +427,17 @@ fn sweep<const D: usize>(starts: &[[u128; 8]; 4], empty: u128, reach: &mut [u128
     reach[2] |= l1 | l2 | shift(l2 & empty, D);
 }
 
-/// Bitboards kept up to date move by move for the evaluation: for each colour (two-player:
-/// Green 0, Red 1) and kind, the squares of its pieces, and for each direction the squares of
-/// its pieces with a flag in that direction.
+/// Bitboards (10-wide layout) kept up to date move by move for the evaluation: for each
+/// colour (two-player: Green 0, Red 1) its squares, for each kind the squares of its pieces,
+/// and for each direction the squares of its pieces with a flag in that direction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Tracks {
     /// `rays[colour][kind][direction]`.
     rays: [[[u128; 8]; 4]; 2],
     /// `by_kind[colour][kind]`.
     by_kind: [[u128; 4]; 2],
+    /// `colour[colour]`.
+    colour: [u128; 2],
 }
 
 impl Tracks {
@@ -405,17 +445,20 @@ impl Tracks {
         let mut t = Tracks {
             rays: [[[0; 8]; 4]; 2],
             by_kind: [[0; 4]; 2],
+            colour: [0; 2],
         };
         for (s, p) in pos.board().pieces() {
-            t.toggle(p.colour().index() & 1, p.flags().bits(), 1u128 << s.index());
+            t.toggle(p.colour().index() & 1, p.flags().bits(), s.index());
         }
         t
     }
 
-    /// Adds or removes a piece of colour `c` with mask `mask` on the square `bit`.
+    /// Adds or removes a piece of colour `c` with mask `mask` on square index `sq`.
     #[inline(always)]
-    fn toggle(&mut self, c: usize, mask: u8, bit: u128) {
+    fn toggle(&mut self, c: usize, mask: u8, sq: usize) {
+        let bit = wide(sq);
         let k = KIND_OF[mask as usize] as usize;
+        self.colour[c] ^= bit;
         self.by_kind[c][k] ^= bit;
         let row = &mut self.rays[c][k];
         let mut f = mask;
@@ -423,6 +466,12 @@ impl Tracks {
             row[f.trailing_zeros() as usize] ^= bit;
             f &= f - 1;
         }
+    }
+
+    /// The empty squares.
+    #[inline]
+    fn empty(&self) -> u128 {
+        VALID & !(self.colour[0] | self.colour[1])
     }
 
     /// `reach[kind]` of colour `c`: the squares its pieces of each kind reach (empty squares
@@ -440,10 +489,10 @@ impl Tracks {
         sweep::<6>(starts, empty, &mut reach);
         sweep::<7>(starts, empty, &mut reach);
         [
-            reach[0] & ALL,
-            reach[1] & ALL,
-            reach[2] & ALL,
-            reach[3] & ALL,
+            reach[0] & VALID,
+            reach[1] & VALID,
+            reach[2] & VALID,
+            reach[3] & VALID,
         ]
     }
 }
@@ -528,7 +577,7 @@ fn placement_sums(t: &Tracks, placement: &Placement) -> [i32; 2] {
         for (table, &kind_bits) in placement[c].iter().zip(&t.by_kind[c]) {
             let mut bits = kind_bits;
             while bits != 0 {
-                *sum += table[bits.trailing_zeros() as usize];
+                *sum += table[NARROW[bits.trailing_zeros() as usize] as usize];
                 bits &= bits - 1;
             }
         }
@@ -583,19 +632,18 @@ impl SearchGame for EvalPosition {
         }
         let turn = pos.turn();
         let board = pos.board();
-        let occ = board.occupied().0;
-        let own = board.by_colour(turn).0;
+        let c = turn.index() & 1;
         let (h, cached) = self.reached.get();
         let reached = if h == pos.hash() {
             cached
         } else {
-            let reach = self.tracks.reach(turn.index() & 1, !occ & ALL);
+            let reach = self.tracks.reach(c, self.tracks.empty());
             reach[0] | reach[1] | reach[2] | reach[3]
         };
-        let mut targets = reached & occ & !own;
+        let mut targets = reached & self.tracks.colour[c ^ 1];
         let shield_rots = pos.rules().rotation.shield_mask();
         while targets != 0 {
-            let to = sq(targets.trailing_zeros());
+            let to = narrow(targets.trailing_zeros());
             targets &= targets - 1;
             for from in pos.attackers(to, turn) {
                 let Some(p) = board.piece_at(from) else {
@@ -640,20 +688,17 @@ impl SearchGame for EvalPosition {
         let c = piece.colour().index() & 1;
         let mask = piece.flags().bits();
         let k = KIND_OF[mask as usize] as usize;
-        self.tracks.toggle(c, mask, 1u128 << from.index());
+        self.tracks.toggle(c, mask, from.index());
         let undo = self.pos.make_move(mv);
         let table = &self.placement[c][k];
         self.place[c] += table[to.index()] - table[from.index()];
         if let Some(v) = undo.captured() {
             let (vc, vm) = (v.colour().index() & 1, v.flags().bits());
-            self.tracks.toggle(vc, vm, 1u128 << to.index());
+            self.tracks.toggle(vc, vm, to.index());
             self.place[vc] -= self.placement[vc][KIND_OF[vm as usize] as usize][to.index()];
         }
-        self.tracks.toggle(
-            c,
-            mask.rotate_left(u32::from(mv.rotation())),
-            1u128 << to.index(),
-        );
+        self.tracks
+            .toggle(c, mask.rotate_left(u32::from(mv.rotation())), to.index());
         undo
     }
 
@@ -668,19 +713,16 @@ impl SearchGame for EvalPosition {
         let c = moved.colour().index() & 1;
         let mask = moved.flags().bits();
         let k = KIND_OF[mask as usize] as usize;
-        self.tracks.toggle(c, mask, 1u128 << to.index());
+        self.tracks.toggle(c, mask, to.index());
         let table = &self.placement[c][k];
         self.place[c] -= table[to.index()] - table[from.index()];
         if let Some(v) = undo.captured() {
             let (vc, vm) = (v.colour().index() & 1, v.flags().bits());
-            self.tracks.toggle(vc, vm, 1u128 << to.index());
+            self.tracks.toggle(vc, vm, to.index());
             self.place[vc] += self.placement[vc][KIND_OF[vm as usize] as usize][to.index()];
         }
-        self.tracks.toggle(
-            c,
-            mask.rotate_right(u32::from(mv.rotation())),
-            1u128 << from.index(),
-        );
+        self.tracks
+            .toggle(c, mask.rotate_right(u32::from(mv.rotation())), from.index());
         self.pos.unmake_move(mv, undo);
     }
 
@@ -705,8 +747,7 @@ impl Evaluation {
     ) -> i32 {
         let p = &self.params;
         let board = pos.board();
-        let occ = board.occupied().0;
-        let empty = !occ & ALL;
+        let empty = t.empty();
         let to_move = pos.turn().index() & 1;
         let colours = [Seat::Green, Seat::Red];
         let reach = [t.reach(0, empty), t.reach(1, empty)];
@@ -720,7 +761,7 @@ impl Evaluation {
         let mut score = [0i32; 2];
         for c in 0..2 {
             let o = c ^ 1;
-            let own = board.by_colour(colours[c]).0;
+            let own = t.colour[c];
             let mut s = place[c];
             for (k, kind) in PieceKind::ALL.into_iter().enumerate() {
                 s += p.material[k] * board.count(colours[c], kind) as i32;
@@ -729,12 +770,12 @@ impl Evaluation {
                 s += w * (r & !own).count_ones() as i32;
             }
             // Threats: enemy material this colour reaches (usually a few pieces at most).
-            let mut hit = reached[c] & board.by_colour(colours[o]).0;
+            let mut hit = reached[c] & t.colour[o];
             let mut threatened = 0;
             while hit != 0 {
                 let i = hit.trailing_zeros();
                 hit &= hit - 1;
-                if let Some(piece) = board.piece_at(sq(i)) {
+                if let Some(piece) = board.piece_at(narrow(i)) {
                     threatened += p.material[KIND_OF[piece.flags().bits() as usize] as usize];
                 }
             }
@@ -749,7 +790,7 @@ impl Evaluation {
                 if reached[o] & cmd != 0 {
                     s -= p.commander_attacked;
                 }
-                let ring = RING[cmd.trailing_zeros() as usize];
+                let ring = RING10[cmd.trailing_zeros() as usize];
                 s += p.commander_guard * (ring & own & !cmd).count_ones() as i32;
             }
             score[c] = s;
