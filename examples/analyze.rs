@@ -43,13 +43,8 @@ fn run() -> Result<(), String> {
             "--depth" => limits = Some(Limits::depth(num("--depth")? as u32)),
             "--nodes" => limits = Some(Limits::nodes(num("--nodes")?)),
             "--time" => {
-                let ms = num("--time")?;
-                let t = Duration::from_millis(ms);
-                limits = Some(Limits {
-                    soft_time: Some(t / 2),
-                    hard_time: Some(t),
-                    ..Limits::default()
-                });
+                let t = Duration::from_millis(num("--time")?);
+                limits = Some(for_time(t));
             }
             "--university" => rules = Rules::university(),
             "--relaxed" => rules = rules.with_elimination(Elimination::Relaxed),
@@ -61,7 +56,7 @@ fn run() -> Result<(), String> {
     }
     let text = position.ok_or("missing position string")?;
     let pos = parse_position(&text, rules)?;
-    let limits = limits.unwrap_or_else(|| Limits::move_time(Duration::from_secs(1)));
+    let limits = limits.unwrap_or_else(|| for_time(Duration::from_secs(1)));
     let mut searcher = Searcher::new(Config::default(), Evaluation::default());
     let result = searcher.search(&EvalPosition::new(pos), &[], &limits, |info| {
         let pv: Vec<String> = info.pv.iter().map(|m| format!("{m:?}")).collect();
@@ -80,6 +75,12 @@ fn run() -> Result<(), String> {
         None => println!("none"),
     }
     Ok(())
+}
+
+/// Search for `t`: iterations start until `t` has passed, and the one running then is cut
+/// short (its result is dropped; the last completed iteration answers).
+fn for_time(t: Duration) -> Limits {
+    Limits { soft_time: Some(t), hard_time: Some(t), ..Limits::default() }
 }
 
 fn move_string(m: Move) -> String {
