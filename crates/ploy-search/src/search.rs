@@ -78,7 +78,7 @@ impl Default for Config {
             quiescence: true,
             max_quiescence: 16,
             late_move_reductions: false,
-            eval_cache_bytes: 1 << 21,
+            eval_cache_bytes: 1 << 18,
             stop_at_proven_result: true,
             guess_from_same_parity: true,
         }
@@ -101,7 +101,7 @@ impl Config {
             quiescence: false,
             max_quiescence: 0,
             late_move_reductions: false,
-            eval_cache_bytes: 0,
+            eval_cache_bytes: 1 << 18,
             stop_at_proven_result: false,
             guess_from_same_parity: true,
         }
