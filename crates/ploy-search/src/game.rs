@@ -123,6 +123,13 @@ pub trait SearchGame {
     fn unmake(&mut self, mv: Self::Move, undo: Self::Undo);
     /// A compact, injective code of a move, never `0xFFFF` (for the table and history).
     fn move_to_u16(mv: Self::Move) -> u16;
+    /// Size of the history table per side: [`SearchGame::history_index`] is below it.
+    const HISTORY_SIZE: usize = 1 << 16;
+    /// The history heuristic's slot for `mv` (moves may share a slot; default: the move's
+    /// code). A small table stays in the processor's cache.
+    fn history_index(mv: Self::Move) -> usize {
+        usize::from(Self::move_to_u16(mv))
+    }
     /// The move of a code from [`SearchGame::move_to_u16`]; any other value may give `None`
     /// or any move (the search checks legality before playing a stored move).
     fn move_from_u16(code: u16) -> Option<Self::Move>;

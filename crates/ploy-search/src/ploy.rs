@@ -178,6 +178,14 @@ impl SearchGame for Position {
     fn move_from_u16(code: u16) -> Option<Move> {
         Move::from_u16(code)
     }
+
+    /// From and to squares: a shield's turns after moving share a slot.
+    const HISTORY_SIZE: usize = 81 * 81;
+
+    #[inline]
+    fn history_index(mv: Move) -> usize {
+        mv.from().index() * 81 + mv.to().index()
+    }
 }
 
 /// The tunable terms of Ploy's evaluation, all in the same units (a shield is about 100).
@@ -734,6 +742,14 @@ impl SearchGame for EvalPosition {
     #[inline]
     fn move_from_u16(code: u16) -> Option<Move> {
         Move::from_u16(code)
+    }
+
+    /// From and to squares: a shield's turns after moving share a slot.
+    const HISTORY_SIZE: usize = 81 * 81;
+
+    #[inline]
+    fn history_index(mv: Move) -> usize {
+        mv.from().index() * 81 + mv.to().index()
     }
 }
 

@@ -191,7 +191,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             eval,
             table,
             killers: vec![[NO_MOVE; MAX_KILLERS]; MAX_PLY + 1],
-            history: vec![0; 2 << 16],
+            history: vec![0; 2 * G::HISTORY_SIZE],
             clock: Box::new(SystemClock::new()),
             eval_cache: vec![0; cache_len],
             bufs: (0..=MAX_PLY).map(|_| G::Moves::default()).collect(),
@@ -529,7 +529,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             }
         }
         if self.config.history {
-            self.history[side << 16 | code as usize]
+            self.history[side * G::HISTORY_SIZE + G::history_index(m)]
         } else {
             0
         }
@@ -549,7 +549,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             }
         }
         if self.config.history {
-            let h = &mut self.history[g.side().index() << 16 | code as usize];
+            let h = &mut self.history[g.side().index() * G::HISTORY_SIZE + G::history_index(m)];
             *h = (*h + depth * depth).min(1 << 26);
         }
     }
