@@ -80,7 +80,11 @@ fn run() -> Result<(), String> {
 /// Search for `t`: iterations start until `t` has passed, and the one running then is cut
 /// short (its result is dropped; the last completed iteration answers).
 fn for_time(t: Duration) -> Limits {
-    Limits { soft_time: Some(t), hard_time: Some(t), ..Limits::default() }
+    Limits {
+        soft_time: Some(t),
+        hard_time: Some(t),
+        ..Limits::default()
+    }
 }
 
 fn move_string(m: Move) -> String {
