@@ -289,6 +289,10 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             return result;
         }
         result.best_move = self.fallback_move(&g);
+        if self.node_limit == 0 {
+            result.interrupted = true;
+            return result;
+        }
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut scores: Vec<Value> = Vec::new();
         for depth in 1..=max_depth {
