@@ -163,6 +163,8 @@ pub struct Searcher<G: SearchGame, E> {
     eval_cache: Vec<u64>,
     bufs: Vec<G::Moves>,
     keys: Vec<[u64; MAX_MOVES]>,
+    cbufs: Vec<G::Moves>,
+    ckeys: Vec<[u64; MAX_MOVES]>,
     path: Vec<u64>,
     floor: usize,
     nodes: u64,
@@ -196,6 +198,8 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             eval_cache: vec![0; cache_len],
             bufs: (0..=MAX_PLY).map(|_| G::Moves::default()).collect(),
             keys: vec![[0; MAX_MOVES]; MAX_PLY + 1],
+            cbufs: (0..=MAX_PLY).map(|_| G::Moves::default()).collect(),
+            ckeys: vec![[0; MAX_MOVES]; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
             floor: 0,
             nodes: 0,
@@ -523,22 +527,6 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         v
     }
 
-    fn order_key(&self, g: &G, m: G::Move, code: u16, ply: usize, side: usize) -> i32 {
-        if g.is_capture(m) && self.config.order_captures {
-            return (1 << 28) + g.capture_order(m);
-        }
-        for (k, &killer) in self.killers[ply][..self.config.killers].iter().enumerate() {
-            if killer == code && code != NO_MOVE {
-                return (1 << 27) - k as i32;
-            }
-        }
-        if self.config.history {
-            self.history[side * G::HISTORY_SIZE + G::history_index(m)]
-        } else {
-            0
-        }
-    }
-
     fn reward(&mut self, g: &G, m: G::Move, code: u16, depth: i32, ply: usize) {
         if g.is_capture(m) {
             return;
@@ -622,62 +610,131 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         } else {
             None
         };
-        let mut n = 0;
-        let mut generated = false;
-        let mut i = 0;
+        // Staged move generation: the table move, then captures (most valuable victim
+        // first), then killers, then every other move ordered by history. A node that cuts
+        // off early never generates its quiet moves.
+        let mut stage = Stage::Table;
+        let (mut i, mut n, mut ci, mut cn, mut ki) = (0, 0, 0, 0, 0);
+        let mut done = [NO_MOVE; MAX_KILLERS];
+        let mut n_done = 0;
         loop {
-            // Next move: the table's, then the generated ones in order.
-            let m = if searched == 0 && !generated && tt_move.is_some() {
-                tt_move
-            } else {
-                if !generated {
-                    generated = true;
-                    let buf = &mut self.bufs[ply];
-                    buf.clear();
-                    g.generate(buf);
-                    n = buf.len();
-                    assert!(
-                        n <= MAX_MOVES,
-                        "too many moves for the search's scratch arrays"
-                    );
-                    let ordering = self.config.order_captures
-                        || self.config.killers > 0
-                        || self.config.history;
-                    for j in 0..n {
-                        let mj = self.bufs[ply][j];
-                        let key = if Some(mj) == tt_move {
-                            i32::MIN
-                        } else if ordering {
-                            self.order_key(g, mj, G::move_to_u16(mj), ply, side)
-                        } else {
-                            0
-                        };
-                        self.keys[ply][j] = pack_key(key, j);
+            let m = match stage {
+                Stage::Table => {
+                    stage = if self.config.order_captures {
+                        Stage::Captures
+                    } else {
+                        Stage::Killers
+                    };
+                    match tt_move {
+                        Some(m) => m,
+                        None => continue,
                     }
                 }
-                if i >= n {
-                    break;
-                }
-                let keys = &mut self.keys[ply][..n];
-                if i < SELECTION_PICKS {
-                    // The first picks by selection: most nodes cut off early.
-                    let mut bi = i;
-                    for j in i + 1..n {
+                Stage::Captures => {
+                    if ci == 0 && cn == 0 {
+                        let buf = &mut self.cbufs[ply];
+                        buf.clear();
+                        g.generate_captures(buf);
+                        cn = buf.len();
+                        for j in 0..cn {
+                            let key = g.capture_order(self.cbufs[ply][j]);
+                            self.ckeys[ply][j] = pack_key(key, j);
+                        }
+                        if cn == 0 {
+                            stage = Stage::Killers;
+                            continue;
+                        }
+                    }
+                    if ci >= cn {
+                        stage = Stage::Killers;
+                        continue;
+                    }
+                    let keys = &mut self.ckeys[ply][..cn];
+                    let mut bi = ci;
+                    for j in ci + 1..cn {
                         if keys[j] > keys[bi] {
                             bi = j;
                         }
                     }
-                    keys.swap(i, bi);
-                } else if i == SELECTION_PICKS {
-                    keys[i..].sort_unstable_by(|a, b| b.cmp(a));
+                    keys.swap(ci, bi);
+                    let m = self.cbufs[ply][unpack_index(keys[ci])];
+                    ci += 1;
+                    if Some(m) == tt_move {
+                        continue;
+                    }
+                    m
                 }
-                let k = keys[i];
-                i += 1;
-                if k >> 32 == 0 {
-                    continue; // the table move, already searched
+                Stage::Killers => {
+                    if ki >= self.config.killers {
+                        stage = Stage::Rest;
+                        continue;
+                    }
+                    let code = self.killers[ply][ki];
+                    ki += 1;
+                    let Some(m) = G::move_from_u16(code) else {
+                        continue;
+                    };
+                    if code == NO_MOVE || Some(m) == tt_move || !g.is_legal(m) || g.is_capture(m) {
+                        continue;
+                    }
+                    done[n_done] = code;
+                    n_done += 1;
+                    m
                 }
-                Some(self.bufs[ply][unpack_index(k)])
+                Stage::Rest => {
+                    if i == 0 && n == 0 {
+                        let buf = &mut self.bufs[ply];
+                        buf.clear();
+                        g.generate(buf);
+                        n = buf.len();
+                        assert!(
+                            n <= MAX_MOVES,
+                            "too many moves for the search's scratch arrays"
+                        );
+                        for j in 0..n {
+                            let mj = self.bufs[ply][j];
+                            let code = G::move_to_u16(mj);
+                            let key = if Some(mj) == tt_move
+                                || (self.config.order_captures && g.is_capture(mj))
+                                || done[..n_done].contains(&code)
+                            {
+                                i32::MIN
+                            } else if self.config.history {
+                                self.history[side * G::HISTORY_SIZE + G::history_index(mj)]
+                            } else {
+                                0
+                            };
+                            self.keys[ply][j] = pack_key(key, j);
+                        }
+                        if n == 0 {
+                            break;
+                        }
+                    }
+                    if i >= n {
+                        break;
+                    }
+                    let keys = &mut self.keys[ply][..n];
+                    if i < SELECTION_PICKS {
+                        // The first picks by selection: most nodes cut off early.
+                        let mut bi = i;
+                        for j in i + 1..n {
+                            if keys[j] > keys[bi] {
+                                bi = j;
+                            }
+                        }
+                        keys.swap(i, bi);
+                    } else if i == SELECTION_PICKS {
+                        keys[i..].sort_unstable_by(|a, b| b.cmp(a));
+                    }
+                    let k = keys[i];
+                    i += 1;
+                    if k >> 32 == 0 {
+                        continue; // searched in an earlier stage
+                    }
+                    self.bufs[ply][unpack_index(k)]
+                }
             };
+            let m = Some(m);
             let Some(m) = m else { break };
             let code = G::move_to_u16(m);
             let v = self.search_move(g, m, depth, ply, alpha, beta, searched);
@@ -820,6 +877,15 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         }
         best
     }
+}
+
+/// The stages of a node's move loop.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    Table,
+    Captures,
+    Killers,
+    Rest,
 }
 
 /// How many moves of a node are picked by selection before the rest is sorted.

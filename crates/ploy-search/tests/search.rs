@@ -156,7 +156,10 @@ fn decided_position_has_no_move() {
 
 #[test]
 fn node_budget_is_honoured() {
-    for (i, budget) in [0u64, 1, 7, 100, 1000, 5000, 30_000].into_iter().enumerate() {
+    for (i, budget) in [0u64, 1, 7, 100, 1000, 5000, 30_000]
+        .into_iter()
+        .enumerate()
+    {
         let pos = EvalPosition::new(random_playout(i as u64, 10 + 7 * i as u32));
         for config in all_drivers() {
             let mut s = Searcher::new(config, Evaluation::default());
