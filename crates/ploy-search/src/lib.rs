@@ -54,11 +54,12 @@
 //!   plies back, because Ploy's scores swing between odd and even depths
 //!   ([`Config::guess_from_same_parity`]). [`Driver::AlphaBeta`] searches the full window,
 //!   with principal variation search when [`Config::pvs`] is on.
-//! - **Ordering.** The table move (tried before any move is generated), captures by most
-//!   valuable victim and least valuable attacker, up to [`MAX_KILLERS`] killer moves per ply
-//!   (default 3), then the history heuristic. The first three picks are by selection; the
-//!   rest of a node that has not cut off by then is sorted once. Each part can be switched
-//!   off in [`Config`].
+//! - **Ordering** is staged: the table move (tried before any move is generated), then
+//!   captures by most valuable victim and least valuable attacker (generated on their own),
+//!   then up to [`MAX_KILLERS`] killer moves per ply (default 3, each checked for legality),
+//!   and only then the full move list, ordered by the history heuristic (the first three
+//!   picks by selection, the rest sorted once). A node that cuts off early never generates
+//!   its quiet moves. Each part can be switched off in [`Config`].
 //! - **Quiescence** searches captures below the horizon (standing pat allowed), at most
 //!   [`Config::max_quiescence`] plies.
 //! - **Forward pruning.** Late move reductions exist as an option, off by default: they
@@ -89,11 +90,15 @@
 //!
 //! # Speed (measured)
 //!
-//! On the project's 2-core machine (AMD EPYC, shared with other builds), `cargo run
-//! --release --example bench` (24 positions, depth 5, fresh searcher each) searches
-//! 29,461,529 nodes at about 3.4 million nodes per second of CPU time (2.2 million per
-//! second of wall time while the machine was loaded); the start position reaches depth 6
-//! in 7.9 million nodes, about 2.5 s of CPU time.
+//! On the project's 2-core machine (AMD EPYC, shared with other builds; timings vary by
+//! about ±30 % with the load), `cargo run --release --example bench` (24 positions, depth 5,
+//! a fresh searcher for each) searches 29,488,464 nodes at 4.4 to 5.1 million nodes per
+//! second; the start position reaches depth 6 in 8,307,148 nodes and about 2 s
+//! (`--example analyze -- start --depth 6`). To equal depth over the same positions,
+//! MTD(f) searches about 5 % (depth 4) to 11 % (depth 5) more nodes than alpha-beta with
+//! PVS (`bench --alphabeta`); in play at equal time the two scored even in a short match.
+//! A hard time limit is overrun by 0.15 ms on average and about 1 ms at most
+//! (`bench --overrun 300 20`).
 //!
 //! # Features
 //!
