@@ -12,7 +12,8 @@
 //! overrides `dN` (depth), `nN` (nodes), `tN` (milliseconds per move), e.g. `full@d4`.
 //! Games are played in pairs: each opening (P random plies from the seed) once with each
 //! colour. Standard rules (repetition and 200-ply no-capture draws); games longer than the
-//! ply cap are adjudicated as draws. The score is from A's point of view.
+//! ply cap are adjudicated as draws. The score is from A's point of view; the Elo difference
+//! comes with the 95 % Wilson interval of the score.
 
 use ploy_core::{Game, Move, Outcome, Rules, Seat};
 use ploy_search::{
@@ -153,6 +154,16 @@ fn play(
     }
 }
 
+/// The 95 % Wilson score interval of a score fraction over `n` games (a draw counts as half
+/// a win); it stays inside 0..1 and is sensible for perfect scores.
+fn wilson(p: f64, n: f64) -> (f64, f64) {
+    let z = 1.96f64;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 fn elo(score: f64) -> f64 {
     if score <= 0.0 {
         f64::NEG_INFINITY
@@ -229,25 +240,20 @@ fn main() {
     }
     let n = results.len() as f64;
     let score = results.iter().sum::<f64>() / n;
-    let var = results.iter().map(|x| (x - score).powi(2)).sum::<f64>() / n;
-    let se = (var / n).sqrt();
-    let (lo, hi) = ((score - 1.96 * se).max(0.0), (score + 1.96 * se).min(1.0));
-    let margin = (elo(hi) - elo(lo)) / 2.0;
+    let (lo, hi) = wilson(score, n);
     println!("A = {}  B = {}", sa.name, sb.name);
     println!(
         "games {games} wins {wins} draws {draws} losses {losses} score {:.1}%",
         100.0 * score
     );
-    if margin.is_finite() {
-        println!("elo {:+.0} +/- {:.0} (95 %)", elo(score), margin);
+    let (e, elo_lo, elo_hi) = (elo(score), elo(lo), elo(hi));
+    if e.is_finite() {
+        println!(
+            "elo {e:+.0} +/- {:.0} (95 %: {elo_lo:+.0} to {elo_hi:+.0})",
+            (elo_hi - elo_lo) / 2.0
+        );
     } else {
-        // A perfect or null score: the point estimate is infinite; give the 95 % bound.
-        let bound = if score >= 1.0 {
-            elo(1.0 - 1.0 / (n + 1.0))
-        } else {
-            elo(1.0 / (n + 1.0))
-        };
-        println!("elo {:+} (95 % bound {:+.0})", elo(score), bound);
+        println!("elo {e:+} (95 %: {elo_lo:+.0} to {elo_hi:+.0})");
     }
     for (name, e) in [("A", &a), ("B", &b)] {
         if e.moves > 0 && e.nodes > 0 {
