@@ -2,7 +2,7 @@
 //! (a signature that changes only when the search changes) and the speed.
 //!
 //! ```text
-//! cargo run --release --example bench [-- --depth N] [--alphabeta] [--no-pvs] [--lmr]
+//! cargo run --release --example bench [-- --depth N] [--alphabeta] [--no-pvs] [--no-lmr]
 //!     [--previous-guess] [--verbose] [--overrun SEARCHES MS]
 //! ```
 //!
@@ -24,7 +24,7 @@ fn main() {
         match a.as_str() {
             "--depth" => depth = args.next().and_then(|d| d.parse().ok()).expect("--depth N"),
             "--alphabeta" => config.driver = Driver::AlphaBeta,
-            "--lmr" => config.late_move_reductions = true,
+            "--no-lmr" => config.late_move_reductions = false,
             "--previous-guess" => config.guess_from_same_parity = false,
             "--no-pvs" => config.pvs = false,
             "--verbose" => verbose = true,

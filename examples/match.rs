@@ -8,7 +8,7 @@
 //!
 //! A SPEC is an engine name with optional budget overrides, joined by `@`:
 //! `full` (the default configuration), `noorder` (table and move ordering off),
-//! `alphabeta`, `lmr` (late move reductions on), `random` (a uniformly random mover);
+//! `alphabeta`, `nolmr` (late move reductions off), `random` (a uniformly random mover);
 //! overrides `dN` (depth), `nN` (nodes), `tN` (milliseconds per move), e.g. `full@d4`.
 //! Games are played in pairs: each opening (P random plies from the seed) once with each
 //! colour. Standard rules (repetition and 200-ply no-capture draws); games longer than the
@@ -45,10 +45,7 @@ fn parse_spec(text: &str, default: &Limits) -> Spec {
             driver: ploy_search::Driver::AlphaBeta,
             ..Config::default()
         }),
-        "lmr" => Some(Config {
-            late_move_reductions: true,
-            ..Config::default()
-        }),
+        "nolmr" => Some(Config::exact()),
         "random" => None,
         other => panic!("unknown engine {other}"),
     };

@@ -62,10 +62,14 @@
 //!   its quiet moves. Each part can be switched off in [`Config`].
 //! - **Quiescence** searches captures below the horizon (standing pat allowed), at most
 //!   [`Config::max_quiescence`] plies.
-//! - **Forward pruning.** Late move reductions exist as an option, off by default: they
-//!   change results and have not yet won a match (see below). With them off the search is
-//!   exact: every driver and table setting returns the plain [`negamax`] value at the same
-//!   depth, which the tests check on toy games and random Ploy positions.
+//! - **Forward pruning.** Late move reductions ([`Config::late_move_reductions`], on by
+//!   default): quiet moves late in the order are searched two plies shallower first. They
+//!   won their matches against the same engine without them (132 games at 20,000 and 50,000
+//!   nodes and 50 and 100 ms per move: 75 wins, 14 draws, 43 losses, about +86 Elo; the
+//!   last 40 games on the current engine +179, 95 % interval +59 to +299). With them off
+//!   ([`Config::exact`]) the search is exact: every driver and table setting returns the
+//!   plain [`negamax`] value at the same depth, which the tests check on toy games and
+//!   random Ploy positions.
 //! - **Evaluation cache.** Evaluations are cached by position hash
 //!   ([`Config::eval_cache_bytes`], default 256 KiB, small enough to stay in the L2 cache:
 //!   2 MiB measured 40 % slower); MTD(f)'s repeated passes meet the same

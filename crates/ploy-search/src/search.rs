@@ -53,7 +53,10 @@ pub struct Config {
     pub quiescence: bool,
     /// Most plies of quiescence search below the horizon.
     pub max_quiescence: u8,
-    /// Late move reductions (a forward reduction; off by default: see the crate docs).
+    /// Late move reductions: quiet moves after the first four, other than killers, are first
+    /// searched two plies shallower (with depth left of at least 3) and searched again in
+    /// full only if they beat alpha. A forward reduction, so results are no longer exactly
+    /// negamax's; on by default because it won its matches (see the crate docs).
     pub late_move_reductions: bool,
     /// Size in bytes of the evaluation cache (8-byte entries keyed by the position hash);
     /// 0 switches it off.
@@ -77,7 +80,7 @@ impl Default for Config {
             pvs: true,
             quiescence: true,
             max_quiescence: 16,
-            late_move_reductions: false,
+            late_move_reductions: true,
             eval_cache_bytes: 1 << 18,
             stop_at_proven_result: true,
             guess_from_same_parity: true,
@@ -86,6 +89,16 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The default configuration without forward pruning or reductions: the search returns
+    /// exactly the negamax value of the searched depth.
+    #[must_use]
+    pub fn exact() -> Config {
+        Config {
+            late_move_reductions: false,
+            ..Config::default()
+        }
+    }
+
     /// Everything off: no table, no ordering, no quiescence, no reductions; the alpha-beta
     /// driver without PVS. The base for tests and comparisons.
     #[must_use]
