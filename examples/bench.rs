@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Every position gets a fresh searcher (16 MiB table), so the count does not depend on the
-//! order or on earlier searches. Default depth: 5.
+//! order or on earlier searches. Default depth: 6.
 
 use ploy_search::{
     Config, Driver, EvalPosition, Evaluation, Limits, Searcher, bench_positions, nps,
@@ -15,7 +15,7 @@ use ploy_search::{
 use std::time::Instant;
 
 fn main() {
-    let mut depth = 5;
+    let mut depth = 6;
     let mut config = Config::default();
     let mut verbose = false;
     let mut overrun: Option<(u32, u64)> = None;
