@@ -95,14 +95,22 @@
 //! # Speed (measured)
 //!
 //! On the project's 2-core machine (AMD EPYC, shared with other builds; timings vary by
-//! about ±30 % with the load), `cargo run --release --example bench` (24 positions, depth 5,
-//! a fresh searcher for each) searches 29,488,464 nodes at 4.4 to 5.1 million nodes per
-//! second; the start position reaches depth 6 in 8,307,148 nodes and about 2 s
-//! (`--example analyze -- start --depth 6`). To equal depth over the same positions,
-//! MTD(f) searches about 5 % (depth 4) to 11 % (depth 5) more nodes than alpha-beta with
-//! PVS (`bench --alphabeta`); in play at equal time the two scored even in a short match.
-//! A hard time limit is overrun by 0.15 ms on average and about 1 ms at most
-//! (`bench --overrun 300 20`).
+//! about ±30 % with the load):
+//!
+//! - `cargo run --release --example bench` (24 positions, depth 6, a fresh searcher for
+//!   each, default configuration) searches 9,096,978 nodes at about 3.2 to 3.5 million nodes
+//!   per second; without late move reductions (`--no-lmr`, depth 5: 29,488,464 nodes) at
+//!   4.2 to 5.1 million.
+//! - The start position reaches depth 6 in 387,186 nodes and about 0.2 s
+//!   (`--example analyze -- start --depth 6`); without reductions in 8,307,148 nodes and
+//!   about 2 s.
+//! - To equal depth over the bench positions MTD(f) searches a little more than alpha-beta
+//!   with PVS (`bench --alphabeta`): 9,096,978 against 8,517,873 nodes at depth 6; without
+//!   reductions 29,488,464 against 26,633,419 at depth 5 and 1,661,061 against 1,596,223 at
+//!   depth 4. In play at equal time (100 ms per move) the two scored even (8 wins, 5
+//!   draws, 7 losses for MTD(f)).
+//! - A hard time limit is overrun by 0.15 ms on average and about 1 ms at most
+//!   (`bench --overrun 300 20`).
 //!
 //! # Features
 //!
