@@ -61,7 +61,8 @@ pub struct Config {
     /// Size in bytes of the evaluation cache (8-byte entries keyed by the position hash);
     /// 0 switches it off.
     pub eval_cache_bytes: usize,
-    /// Stop deepening when a forced result within the searched depth is proven.
+    /// Stop deepening when a forced result within the searched depth is proven (with late
+    /// move reductions on, only by iterations of at most 2 plies, which they do not touch).
     pub stop_at_proven_result: bool,
     /// Use the score of the iteration two plies back as MTD(f)'s first guess (Ploy's
     /// odd/even swing); otherwise the previous iteration's.
@@ -359,7 +360,11 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                 },
             };
             observer(&info);
+            // A forced result within the searched depth is exact unless reductions may have
+            // hidden a defence (they act only where at least 3 plies are left).
+            let exact = !self.config.late_move_reductions || depth <= 2;
             if self.config.stop_at_proven_result
+                && exact
                 && value.abs() >= WIN_BOUND
                 && result.score.plies_to_result().is_some_and(|p| p <= depth)
             {
