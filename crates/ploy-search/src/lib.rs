@@ -98,9 +98,11 @@
 //! about ±30 % with the load):
 //!
 //! - `cargo run --release --example bench` (24 positions, depth 6, a fresh searcher for
-//!   each, default configuration) searches 9,096,978 nodes at about 3.2 to 3.5 million nodes
-//!   per second; without late move reductions (`--no-lmr`, depth 5: 29,488,464 nodes) at
-//!   4.2 to 5.1 million.
+//!   each, default configuration) searches 9,096,978 nodes at 2.4 to 3.5 million nodes per
+//!   second depending on the load (criterion, `cargo bench --bench search`: 3.8 million over
+//!   the set at depth 4, 3.5 million for the start position at depth 5); without late move
+//!   reductions (`--no-lmr`, depth 5: 29,488,464 nodes) at 3.1 to 5.1 million. The
+//!   evaluation takes about 230 ns per position (490 ns from scratch).
 //! - The start position reaches depth 6 in 387,186 nodes and about 0.2 s
 //!   (`--example analyze -- start --depth 6`); without reductions in 8,307,148 nodes and
 //!   about 2 s.
