@@ -119,18 +119,23 @@ impl MovesOptions {
     }
 }
 
-/// The rule-option flags both examples take.
-#[derive(Clone, Copy, Default)]
-struct RuleFlags {
-    single_step: bool,
-    relaxed: bool,
-    plays_on: bool,
-    bare_commander_removed: bool,
+/// The rule-option flags every example takes: `--single-step`, `--relaxed`, `--plays-on`,
+/// `--bare-commander-removed`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleFlags {
+    /// `--single-step`: the single-step rotation rule.
+    pub single_step: bool,
+    /// `--relaxed`: relaxed elimination.
+    pub relaxed: bool,
+    /// `--plays-on`: in a partnership game an eliminated player plays on.
+    pub plays_on: bool,
+    /// `--bare-commander-removed`: a bare commander leaves the board.
+    pub bare_commander_removed: bool,
 }
 
 impl RuleFlags {
     /// Sets the flag `arg` names; `false` if it names none.
-    fn set(&mut self, arg: &str) -> bool {
+    pub fn set(&mut self, arg: &str) -> bool {
         match arg {
             "--single-step" => self.single_step = true,
             "--relaxed" => self.relaxed = true,
@@ -141,7 +146,9 @@ impl RuleFlags {
         true
     }
 
-    fn apply(self, base: Rules) -> Rules {
+    /// `base` with the options these flags ask for.
+    #[must_use]
+    pub fn apply(self, base: Rules) -> Rules {
         let mut rules = base;
         if self.single_step {
             rules = rules.with_rotation(Rotation::SingleStep);
@@ -170,9 +177,12 @@ fn university_key(mv: Move) -> (u8, u8, u8, u8, u8) {
     )
 }
 
-/// Reads a position string, or `start`, `ffa` or `partnership`, into a position played by
-/// `rules`.
-fn read_position_arg(text: &[u8], rules: Rules) -> Result<Position, String> {
+/// Reads a position string, or `start`, `ffa` or `partnership` (the start positions), into a
+/// position played by `rules`, as the examples take it on their command lines.
+///
+/// # Errors
+/// A message that says what is wrong with the text, starting with `position: `.
+pub fn read_position_arg(text: &[u8], rules: Rules) -> Result<Position, String> {
     let variant = match text {
         b"start" => Some(Variant::TwoPlayer),
         b"ffa" => Some(Variant::FreeForAll),
