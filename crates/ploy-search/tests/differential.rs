@@ -1,0 +1,166 @@
+//! Every exact configuration of the search returns plain negamax's value, and one of its
+//! best moves, on toy games and on Ploy positions.
+
+mod common;
+
+use common::*;
+use ploy_core::Position;
+use ploy_search::{
+    Config, EvalPosition, Evaluation, Evaluator, Limits, SearchGame, Searcher, negamax,
+};
+use proptest::prelude::*;
+
+/// Checks every exact configuration against negamax on `pos` at `depth`.
+fn check<G, E>(pos: &G, eval: &E, depth: u32, quiescence: Option<u8>)
+where
+    G: SearchGame + Clone + std::fmt::Debug,
+    E: Evaluator<G> + Clone,
+{
+    let (value, best) = negamax(pos, eval, &[], depth, quiescence);
+    for (name, config) in exact_configs(quiescence) {
+        let mut s = Searcher::new(config, eval.clone());
+        let r = s.search(pos, &[], &Limits::depth(depth), |_| {});
+        assert_eq!(
+            r.score, value,
+            "{name} depth {depth} q {quiescence:?} on {pos:?}"
+        );
+        match r.best_move {
+            Some(m) => assert!(
+                best.contains(&m),
+                "{name}: {m:?} not among {best:?} on {pos:?}"
+            ),
+            None => assert!(best.is_empty(), "{name}: no move on {pos:?}"),
+        }
+    }
+}
+
+fn tree_eval(t: &Tree) -> i32 {
+    t.eval()
+}
+
+/// Material only, in whole pieces: many ties.
+fn coarse(pos: &EvalPosition) -> i32 {
+    coarse_position(pos.position())
+}
+
+fn coarse_position(pos: &Position) -> i32 {
+    let b = pos.board();
+    let me = pos.turn();
+    let mut v = 0;
+    for seat in [ploy_core::Seat::Green, ploy_core::Seat::Red] {
+        let n = b.count_colour(seat) as i32;
+        v += if seat == me { n } else { -n };
+    }
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_trees(seed in any::<u64>(), depth in 1u32..=5, double in any::<bool>(), q in prop::option::of(0u8..3)) {
+        let t = Tree::new(seed, 7, double);
+        check(&t, &(tree_eval as fn(&Tree) -> i32), depth, q);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn ploy_playouts_depth_1_2(seed in any::<u64>(), plies in 0u32..80, depth in 1u32..=2, quiescence in any::<bool>()) {
+        let pos = EvalPosition::new(random_playout(seed, plies));
+        let q = quiescence.then_some(2);
+        check(&pos, &(coarse as fn(&EvalPosition) -> i32), depth, q);
+        check(&pos, &Evaluation::default(), depth, q);
+    }
+
+    #[test]
+    fn ploy_sparse_depth_1_3(seed in any::<u64>(), depth in 1u32..=3, quiescence in any::<bool>()) {
+        let pos = random_sparse(seed, 3);
+        let q = quiescence.then_some(3);
+        check(&EvalPosition::new(pos.clone()), &(coarse as fn(&EvalPosition) -> i32), depth, q);
+        check(&EvalPosition::new(pos.clone()), &Evaluation::default(), depth, q);
+        check(&pos, &(coarse_position as fn(&Position) -> i32), depth, q);
+    }
+
+    #[test]
+    fn eval_position_tracks_match_scratch(seed in any::<u64>(), plies in 0u32..120) {
+        // Play a random game on an EvalPosition and compare its incremental evaluation and
+        // captures with the plain position's at every step, then unwind it.
+        let eval = Evaluation::default();
+        let mut pos = EvalPosition::new(Position::new());
+        let mut s = seed;
+        let mut made = Vec::new();
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() { break; }
+            s = mix(s);
+            let mv = moves[(s >> 8) as usize % moves.len()];
+            made.push((mv, pos.make(mv)));
+            prop_assert_eq!(eval.evaluate(&pos), eval.evaluate(pos.position()));
+            let (mut a, mut b) = (ploy_core::MoveList::new(), ploy_core::MoveList::new());
+            pos.generate_captures(&mut a);
+            SearchGame::generate_captures(pos.position(), &mut b);
+            let (mut a, mut b) = (a.to_vec(), b.to_vec());
+            a.sort();
+            b.sort();
+            prop_assert_eq!(a, b);
+        }
+        while let Some((mv, undo)) = made.pop() {
+            pos.unmake(mv, undo);
+            prop_assert_eq!(eval.evaluate(&pos), eval.evaluate(pos.position()));
+        }
+        prop_assert_eq!(pos.position(), &Position::new());
+    }
+}
+
+#[test]
+fn nim_is_solved() {
+    for heaps in [
+        vec![1, 2, 3],
+        vec![3, 4, 5],
+        vec![2, 2],
+        vec![1, 4, 2],
+        vec![5, 3],
+    ] {
+        let nim = Nim {
+            heaps: heaps.clone(),
+            side: ploy_search::Side::FIRST,
+        };
+        let stones: u32 = heaps.iter().map(|&h| u32::from(h)).sum();
+        let zero = |_: &Nim| 0;
+        let (value, _) = negamax(&nim, &zero, &[], stones, None);
+        let xor = heaps.iter().fold(0, |a, &h| a ^ h);
+        assert_eq!(value.is_win(), xor != 0, "{heaps:?} {value:?}");
+        assert_eq!(value.is_loss(), xor == 0, "{heaps:?} {value:?}");
+        for (name, config) in exact_configs(None) {
+            let mut s = Searcher::new(config, zero);
+            let r = s.search(&nim, &[], &Limits::depth(stones), |_| {});
+            assert_eq!(r.score, value, "{name} {heaps:?}");
+        }
+    }
+}
+
+#[test]
+fn tic_tac_toe_is_a_draw() {
+    let zero = |_: &TicTacToe| 0;
+    let t = TicTacToe::default();
+    for (name, config) in exact_configs(None) {
+        if name == "plain" || name.contains("no-table") {
+            continue; // fine but slow without a table
+        }
+        let mut s = Searcher::new(config, zero);
+        let r = s.search(&t, &[], &Limits::depth(9), |_| {});
+        assert_eq!(r.score, ploy_search::Score::DRAW, "{name}");
+    }
+    // X on 0 and 4, O on 1 and 8, X to move: a forced win.
+    let mut t = TicTacToe::default();
+    for mv in [0, 1, 4, 8] {
+        t.make(mv);
+    }
+    check(&t, &zero, 5, None);
+    let (v, _) = negamax(&t, &zero, &[], 5, None);
+    assert!(v.is_win(), "{v:?}");
+    let _ = Config::default();
+}
