@@ -2,19 +2,24 @@
 //! line.
 //!
 //! ```text
-//! cargo run --release --example moves [-- --algebraic --draw-rules --single-step --relaxed]
+//! cargo run --release --example moves [-- --algebraic --draw-rules --single-step --relaxed
+//!                                           --plays-on --bare-commander-removed]
 //! ```
 //!
-//! Each input line is a position string (or `start`), optionally followed by ` | ` and
+//! Each input line is a position string of any variant (two-player, or four-player
+//! `ffa ...`/`partnership ...`), or `start` (the two-player start position), `ffa` or
+//! `partnership` (the four-player start positions), optionally followed by ` | ` and
 //! university move strings separated by spaces, to be played first. Each answer is
 //!
 //! ```text
 //! <legal moves, sorted by byte order, single spaces> ; <position string after the plays> ; <outcome>
 //! ```
 //!
-//! with the outcome `ongoing`, `b`, `w` or `draw`, or `error: <message>`. The university
-//! rules apply unless `--draw-rules` asks for the standard draw rules (the moves are then
-//! played as a game); `--single-step` and `--relaxed` choose those rule options;
+//! with the outcome `ongoing`, `draw`, `b` or `w` (two players) or the winning seat letters
+//! in turn order (four players: `g`, `r`, `y`, `b`, or a team such as `gy`), or
+//! `error: <message>`. The university rules apply unless `--draw-rules` asks for the
+//! standard draw rules (the moves are then played as a game); `--single-step`, `--relaxed`,
+//! `--plays-on` and `--bare-commander-removed` choose those rule options;
 //! `--algebraic` writes the legal moves in Tensi's notation (and reads the moves to play as
 //! algebraic text, which includes every university move string). Any input line gives one
 //! answer line, never a panic; line endings `\n` and `\r\n` are stripped, and the bytes need

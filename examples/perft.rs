@@ -1,10 +1,12 @@
 //! Counts move paths (perft), the standard check of a move generator.
 //!
 //! ```text
-//! cargo run --release --example perft -- "<position string>" <depth> [--divide] [--single-step] [--relaxed]
+//! cargo run --release --example perft -- "<position string>" <depth> [--divide]
+//!     [--single-step] [--relaxed] [--plays-on] [--bare-commander-removed]
 //! ```
 //!
-//! `start` stands for the two-player start position. The rules are the university rules
+//! `start` stands for the two-player start position, `ffa` and `partnership` for the
+//! four-player ones; any position string (two- or four-player) is accepted. The rules are the university rules
 //! unless an option says otherwise. With `--divide` one line `<move> <count>` per legal move,
 //! sorted by university move string; always the total alone on the last line. Errors are
 //! printed as `error: <message>` on standard error, with exit status 2.

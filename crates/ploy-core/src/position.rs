@@ -452,7 +452,11 @@ impl Position {
     /// The same position played by other rules (the outcome is judged again).
     ///
     /// # Errors
-    /// None in practice: the position was valid and stays so.
+    /// None for a two-player position: it was valid and stays so. A four-player position's
+    /// controllers and seats in play may not fit other rules (a partner absorbed under
+    /// [`PartnerElimination::Absorbed`] cannot be under [`PartnerElimination::PlaysOn`];
+    /// a player with only commanders left, in play under relaxed elimination, is eliminated
+    /// under strict): [`PositionError`] then, as from [`Position::from_setup`].
     pub fn with_rules(&self, rules: Rules) -> Result<Position, PositionError> {
         Position::from_setup(self.to_setup(), rules)
     }
@@ -938,7 +942,12 @@ impl Position {
             if reason == WinReason::OnlyCommanders
                 && self.rules.bare_commander == BareCommander::Removed
             {
-                for sq in self.controlled_by(seat) {
+                // His own commander leaves the board (FOUR_PLAYER_SETUP.md: "that commander
+                // is removed"). Another colour's commander he controls (possible only in a
+                // position set up by hand: in play an out-of-play colour's commander is
+                // gone under this option) passes on with its colour like any other piece.
+                let own = self.board.by_colour(seat);
+                for sq in own {
                     if let Some(p) = self.board.piece_at(sq) {
                         if p.kind() == PieceKind::Commander {
                             self.board.remove(sq);

@@ -447,3 +447,39 @@ fn resignation_in_four_player_games() {
     g.forfeit_on_time(Y).unwrap();
     assert_eq!(g.outcome(), Some(Outcome::win(G, WinReason::TimeForfeit)));
 }
+
+#[test]
+fn bare_commander_removed_takes_only_the_eliminated_players_own_commander() {
+    // A free-for-all setup in which Green controls Red's commander (as after a strict game
+    // with the commander staying) and is then eliminated with only commanders left, played
+    // with the bare commander removed: only Green's own commander leaves the board; Red's
+    // passes with Green's other colours to the capturer. Unmake restores both.
+    let mut st = setup(
+        Variant::FreeForAll,
+        &[
+            (G, "a1", 85),
+            (G, "e4", 1), // Green's last piece that is not a commander
+            (R, "a9", 85),
+            (Y, "i9", 85),
+            (Y, "e6", 17), // probe N,S: takes e4 through e5
+            (B, "i1", 85),
+            (B, "h1", 1),
+        ],
+    );
+    st.in_play = SeatSet::ALL.without(R);
+    st.controllers[R.index()] = G;
+    st.turn = Y;
+    let rules = Rules::university().with_bare_commander(BareCommander::Removed);
+    let mut pos = Position::from_setup(st, rules).unwrap();
+    play(&mut pos, "e6-e4-0");
+    assert_eq!(pos.in_play(), SeatSet::only(Y).with(B));
+    assert_eq!(
+        pos.board().piece_at(sq("a1")),
+        None,
+        "Green's commander is removed"
+    );
+    assert!(pos.board().piece_at(sq("a9")).is_some(), "Red's stays");
+    assert_eq!(pos.controller(R), Y);
+    assert_eq!(pos.controller(G), Y);
+    assert_eq!(pos.turn(), B);
+}

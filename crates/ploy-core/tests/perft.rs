@@ -6,17 +6,26 @@
 //! ```text
 //! id <name>
 //! setup <board string> <side to move: b or w>
-//! rules <strict|relaxed> <any|single-step>      (optional; default: strict any)
+//! rules <strict|relaxed> <any|single-step> ...  (optional; default: strict any)
 //! perft <depth> <nodes>                         (one line per depth)
 //! ```
+//!
+//! `setup` also takes a four-player position string (`ffa <board> <turn> <controllers>
+//! <out>` or `partnership ...`, the format of `ploy_notation::four_player`), or the words
+//! `ffa` and `partnership` alone for the four-player start positions. `rules` also takes
+//! `absorbed` / `plays-on` (partner elimination) and `bare-commander-stays` /
+//! `bare-commander-removed`.
 //!
 //! The draw rules never matter: a position has no history (RULES.md section 4).
 
 mod common;
 
-use common::parse_board;
 use common::reference::{self, RefState};
-use ploy_core::{Elimination, Position, Rotation, Rules, Seat, Setup, divide, perft, perft_full};
+use common::{parse_board, parse_four_player};
+use ploy_core::{
+    BareCommander, Elimination, PartnerElimination, Position, Rotation, Rules, Seat, Setup,
+    Variant, divide, perft, perft_full,
+};
 use std::time::Instant;
 
 /// The fast generator checks every depth with at most this many nodes.
@@ -64,6 +73,13 @@ fn parse_records(text: &str) -> Vec<Record> {
         let (key, value) = line.split_once(' ').unwrap_or((line, ""));
         match key {
             "id" => id = Some(value.to_string()),
+            "setup" if value == "ffa" => setup = Some(Setup::start_of(Variant::FreeForAll)),
+            "setup" if value == "partnership" => {
+                setup = Some(Setup::start_of(Variant::Partnership));
+            }
+            "setup" if value.starts_with("ffa ") || value.starts_with("partnership ") => {
+                setup = Some(parse_four_player(value));
+            }
             "setup" => {
                 let (board, turn) = value.rsplit_once(' ').expect("setup <board> <b|w>");
                 let turn = match turn {
@@ -80,6 +96,12 @@ fn parse_records(text: &str) -> Vec<Record> {
                         "relaxed" => rules.with_elimination(Elimination::Relaxed),
                         "any" => rules.with_rotation(Rotation::Any),
                         "single-step" => rules.with_rotation(Rotation::SingleStep),
+                        "absorbed" => rules.with_partner_elimination(PartnerElimination::Absorbed),
+                        "plays-on" => rules.with_partner_elimination(PartnerElimination::PlaysOn),
+                        "bare-commander-stays" => rules.with_bare_commander(BareCommander::Stays),
+                        "bare-commander-removed" => {
+                            rules.with_bare_commander(BareCommander::Removed)
+                        }
                         w => panic!("unknown rule {w}"),
                     };
                 }
@@ -96,7 +118,8 @@ fn parse_records(text: &str) -> Vec<Record> {
 }
 
 fn records() -> Vec<Record> {
-    let records = parse_records(include_str!("data/start.perft"));
+    let mut records = parse_records(include_str!("data/start.perft"));
+    records.extend(parse_records(include_str!("data/four_player.perft")));
     assert!(!records.is_empty());
     records
 }
@@ -115,6 +138,24 @@ fn the_data_file_starts_with_the_rule_books_start_position() {
             records[0].perft.contains(&(depth, nodes)),
             "perft {depth} {nodes}"
         );
+    }
+}
+
+#[test]
+fn the_four_player_start_positions_are_pinned() {
+    let records = records();
+    for (id, variant, counts) in [
+        ("ffa", Variant::FreeForAll, [84, 7_056, 592_704]),
+        ("partnership", Variant::Partnership, [86, 7_396, 637_346]),
+    ] {
+        let record = records.iter().find(|r| r.id == id).expect("a record");
+        assert_eq!(
+            record.position,
+            Position::start(variant, Rules::university())
+        );
+        for (depth, nodes) in (1..).zip(counts) {
+            assert!(record.perft.contains(&(depth, nodes)), "{id} perft {depth}");
+        }
     }
 }
 

@@ -46,21 +46,22 @@
 //!
 //! # Four-player positions
 //!
-//! This version reads and writes two-player positions only. The four-player extension
-//! (one letter per colour, turn, controllers, players out of play) will be a different form
-//! with more than two space-separated fields after the board, so it can never be mistaken
-//! for a two-player string: every string this parser accepts has exactly one space outside
-//! the board, and a string with further fields is rejected here (as trailing garbage after
-//! the side to move or as a malformed side to move).
+//! Four-player positions have their own form, `ffa <board> <turn> <controllers> <out>` (or
+//! `partnership ...`), described in [`crate::four_player`]. It starts with the variant word,
+//! and no two-player string can start with a letter other than `b` or `w`, so the two forms
+//! never overlap: [`TwoPlayerPositionString`] (this module's grammar, unchanged) rejects
+//! every four-player string, and [`PositionString`] reads text starting with `ffa` or
+//! `partnership` as four-player and anything else as two-player.
 
 use core::fmt;
 use core::num::NonZeroU8;
 use core::str::FromStr;
 
 use ploy_core::{
-    Board, Flags, InvalidFlags, Piece, Position, PositionError, Rules, Seat, Setup, Square,
+    Board, Flags, InvalidFlags, Piece, Position, PositionError, Rules, Seat, Setup, Square, Variant,
 };
 
+use crate::four_player::FourPlayerPositionString;
 use crate::util::{ByteDisplay, is_ws};
 
 /// A side of the two-player game as the university format names it.
@@ -336,6 +337,16 @@ pub enum ParseBoardError {
         /// The offending byte.
         found: u8,
     },
+    /// A field of a four-player board does not start with `g`, `r`, `y` or `b`.
+    #[error("{square} (byte {offset}): expected `g`, `r`, `y` or `b` or an empty square, found {}", ByteDisplay(Some(*.found)))]
+    FourPlayerColour {
+        /// The square.
+        square: Square,
+        /// Where the offending byte is.
+        offset: usize,
+        /// The offending byte.
+        found: u8,
+    },
     /// A colour letter has no mask after it.
     #[error("{square} (byte {offset}): expected a mask 1..255 after the colour, found {}", ByteDisplay(*.found))]
     MissingMask {
@@ -382,6 +393,7 @@ impl ParseBoardError {
             ParseBoardError::RankCount { offset, .. }
             | ParseBoardError::SquareCount { offset, .. }
             | ParseBoardError::Colour { offset, .. }
+            | ParseBoardError::FourPlayerColour { offset, .. }
             | ParseBoardError::MissingMask { offset, .. }
             | ParseBoardError::Digit { offset, .. }
             | ParseBoardError::LeadingZero { offset, .. }
@@ -395,6 +407,7 @@ impl ParseBoardError {
         match *self {
             ParseBoardError::RankCount { .. } | ParseBoardError::SquareCount { .. } => None,
             ParseBoardError::Colour { square, .. }
+            | ParseBoardError::FourPlayerColour { square, .. }
             | ParseBoardError::MissingMask { square, .. }
             | ParseBoardError::Digit { square, .. }
             | ParseBoardError::LeadingZero { square, .. }
@@ -434,6 +447,45 @@ fn split_offsets(text: &[u8], sep: u8) -> impl Iterator<Item = (usize, &[u8])> {
 }
 
 fn parse_board(text: &[u8], base: usize) -> Result<BoardString, ParseBoardError> {
+    let grid = parse_grid(text, base, Letters::TwoPlayer)?;
+    let mut board = BoardString::empty();
+    for (i, field) in grid.iter().enumerate() {
+        if let Some((letter, mask)) = *field {
+            let side = Side::from_letter(letter).expect("the grid parser checked the letter");
+            board.squares[i] = Some(RawPiece { side, mask });
+        }
+    }
+    Ok(board)
+}
+
+/// The colour letters a board string may use.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Letters {
+    /// `b` and `w`.
+    TwoPlayer,
+    /// `g`, `r`, `y` and `b`.
+    FourPlayer,
+}
+
+impl Letters {
+    fn accepts(self, letter: u8) -> bool {
+        match self {
+            Letters::TwoPlayer => matches!(letter, b'b' | b'w'),
+            Letters::FourPlayer => matches!(letter, b'g' | b'r' | b'y' | b'b'),
+        }
+    }
+}
+
+/// What a board string holds, square by square (index order), as `(letter, mask)`.
+pub(crate) type Grid = [Option<(u8, NonZeroU8)>; 81];
+
+/// Parses the ranks and fields of a board string; `base` is the offset of `text` in the
+/// whole input. The letters are checked against `letters` and returned as written.
+pub(crate) fn parse_grid(
+    text: &[u8],
+    base: usize,
+    letters: Letters,
+) -> Result<Grid, ParseBoardError> {
     let ranks = text.iter().filter(|&&b| b == b'/').count() + 1;
     if ranks != 9 {
         let offset = if ranks > 9 {
@@ -449,7 +501,7 @@ fn parse_board(text: &[u8], base: usize) -> Result<BoardString, ParseBoardError>
             offset: base + offset,
         });
     }
-    let mut board = BoardString::empty();
+    let mut grid: Grid = [None; 81];
     for (i, (rank_at, rank_text)) in split_offsets(text, b'/').enumerate() {
         let rank = 8 - i as u8; // 0-based rank
         let fields = rank_text.iter().filter(|&&b| b == b',').count() + 1;
@@ -469,18 +521,18 @@ fn parse_board(text: &[u8], base: usize) -> Result<BoardString, ParseBoardError>
         }
         for (file, (field_at, field)) in split_offsets(rank_text, b',').enumerate() {
             let square = Square::new(file as u8, rank);
-            let raw = parse_field(field, base + rank_at + field_at, square)?;
-            board.set(square, raw);
+            grid[square.index()] = parse_field(field, base + rank_at + field_at, square, letters)?;
         }
     }
-    Ok(board)
+    Ok(grid)
 }
 
 fn parse_field(
     field: &[u8],
     at: usize,
     square: Square,
-) -> Result<Option<RawPiece>, ParseBoardError> {
+    letters: Letters,
+) -> Result<Option<(u8, NonZeroU8)>, ParseBoardError> {
     let lead = field.iter().take_while(|&&b| is_ws(b)).count();
     let trail = field[lead..]
         .iter()
@@ -492,11 +544,20 @@ fn parse_field(
     let Some((&letter, digits)) = token.split_first() else {
         return Ok(None);
     };
-    let side = Side::from_letter(letter).ok_or(ParseBoardError::Colour {
-        square,
-        offset: at,
-        found: letter,
-    })?;
+    if !letters.accepts(letter) {
+        return Err(match letters {
+            Letters::TwoPlayer => ParseBoardError::Colour {
+                square,
+                offset: at,
+                found: letter,
+            },
+            Letters::FourPlayer => ParseBoardError::FourPlayerColour {
+                square,
+                offset: at,
+                found: letter,
+            },
+        });
+    }
     let digits_at = at + 1;
     let Some(&first) = digits.first() else {
         // The field ends after the letter; report what follows it in the input, if anything.
@@ -539,43 +600,43 @@ fn parse_field(
                 square,
                 offset: digits_at,
             })?;
-    Ok(Some(RawPiece { side, mask }))
+    Ok(Some((letter, mask)))
 }
 
-/// A position string, parsed but not validated: a [`BoardString`], one space, and the side
-/// to move.
+/// A two-player position string, parsed but not validated: a [`BoardString`], one space,
+/// and the side to move. [`PositionString`] covers it and the four-player form.
 ///
 /// ```
 /// use ploy_core::{Position, Rules};
-/// use ploy_notation::{PositionString, Side};
+/// use ploy_notation::{Side, TwoPlayerPositionString};
 /// let text = "\
 ///     ,w84,w41,w56,w170,w56,w41,w84,/,,w24,w40,w17,w40,w48,,/,,,w16,w16,w16,,,/\
 ///     ,,,,,,,,/,,,,,,,,/,,,,,,,,/,,,b1,b1,b1,,,/,,b3,b130,b17,b130,b129,,/\
 ///     ,b69,b146,b131,b170,b131,b146,b69, b";
-/// let parsed: PositionString = text.parse()?;
+/// let parsed: TwoPlayerPositionString = text.parse()?;
 /// assert_eq!(parsed.turn(), Side::Black);
 /// let pos = parsed.to_position(Rules::university())?;
 /// assert_eq!(pos, Position::start(Default::default(), Rules::university()));
-/// assert_eq!(PositionString::from_position(&pos).to_string(), text);
+/// assert_eq!(TwoPlayerPositionString::from_position(&pos).unwrap().to_string(), text);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct PositionString {
+pub struct TwoPlayerPositionString {
     board: BoardString,
     turn: Side,
 }
 
-impl PositionString {
+impl TwoPlayerPositionString {
     /// The position string of `board` with `turn` to move.
     #[must_use]
-    pub const fn new(board: BoardString, turn: Side) -> PositionString {
-        PositionString { board, turn }
+    pub const fn new(board: BoardString, turn: Side) -> TwoPlayerPositionString {
+        TwoPlayerPositionString { board, turn }
     }
 
     /// The two-player start position, black (Green) to move.
     #[must_use]
-    pub fn start() -> PositionString {
-        PositionString::new(BoardString::start(), Side::Black)
+    pub fn start() -> TwoPlayerPositionString {
+        TwoPlayerPositionString::new(BoardString::start(), Side::Black)
     }
 
     /// The board.
@@ -590,18 +651,16 @@ impl PositionString {
         self.turn
     }
 
-    /// The string of a two-player position.
-    ///
-    /// # Panics
-    /// If `pos` is not a two-player position. No other variant exists in this version; the
-    /// four-player string is an extension to come (see the [module docs](self)).
+    /// The string of a two-player position, or `None` for a position of another variant
+    /// (use [`PositionString::from_position`] for any position).
     #[must_use]
-    pub fn from_position(pos: &Position) -> PositionString {
-        let board = BoardString::from_board(pos.board())
-            .expect("a valid two-player position has two-player pieces only");
-        let turn =
-            Side::from_seat(pos.turn()).expect("a two-player position has a two-player turn");
-        PositionString { board, turn }
+    pub fn from_position(pos: &Position) -> Option<TwoPlayerPositionString> {
+        if pos.variant() != Variant::TwoPlayer {
+            return None;
+        }
+        let board = BoardString::from_board(pos.board()).ok()?;
+        let turn = Side::from_seat(pos.turn())?;
+        Some(TwoPlayerPositionString { board, turn })
     }
 
     /// The validity stage, first half: the unvalidated core setup.
@@ -621,11 +680,12 @@ impl PositionString {
         Ok(Position::from_setup(self.to_setup()?, rules)?)
     }
 
-    /// Reads a position string from bytes (any bytes: the input need not be UTF-8).
+    /// Reads a two-player position string from bytes (any bytes: the input need not be
+    /// UTF-8).
     ///
     /// # Errors
     /// [`ParsePositionError`] with what is wrong and where.
-    pub fn from_ascii(text: &[u8]) -> Result<PositionString, ParsePositionError> {
+    pub fn from_ascii(text: &[u8]) -> Result<TwoPlayerPositionString, ParsePositionError> {
         let Some(space) = text.iter().rposition(|&b| b == b' ') else {
             return Err(ParsePositionError::MissingTurn { offset: text.len() });
         };
@@ -656,13 +716,158 @@ impl PositionString {
             });
         }
         let board = parse_board(&text[..space], 0)?;
-        Ok(PositionString { board, turn })
+        Ok(TwoPlayerPositionString { board, turn })
+    }
+}
+
+impl fmt::Display for TwoPlayerPositionString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.board, self.turn)
+    }
+}
+
+impl FromStr for TwoPlayerPositionString {
+    type Err = ParsePositionError;
+    fn from_str(s: &str) -> Result<TwoPlayerPositionString, ParsePositionError> {
+        TwoPlayerPositionString::from_ascii(s.as_bytes())
+    }
+}
+
+/// A position string of any variant, parsed but not validated: the two-player form
+/// (`<board> b`) or the four-player form (`ffa <board> g gryb -`); see the
+/// [module docs](self) and [`crate::four_player`].
+///
+/// `FromStr`/[`PositionString::from_ascii`] read either form: text that starts with `ffa`
+/// or `partnership` is read as a four-player string, anything else as a two-player string.
+/// [`PositionString::from_position`] writes any position. `Display` writes the canonical
+/// form without allocating.
+///
+/// ```
+/// use ploy_core::{Position, Rules, Variant};
+/// use ploy_notation::PositionString;
+/// for variant in [Variant::TwoPlayer, Variant::FreeForAll, Variant::Partnership] {
+///     let pos = Position::start(variant, Rules::university());
+///     let text = PositionString::from_position(&pos).to_string();
+///     let parsed: PositionString = text.parse()?;
+///     assert_eq!(parsed.variant(), variant);
+///     assert_eq!(parsed.to_position(Rules::university())?, pos);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub enum PositionString {
+    /// `<board> <b|w>`: a two-player position.
+    TwoPlayer(TwoPlayerPositionString),
+    /// `<ffa|partnership> <board> <turn> <controllers> <out of play>`: a four-player
+    /// position.
+    FourPlayer(FourPlayerPositionString),
+}
+
+impl PositionString {
+    /// The two-player start position, black (Green) to move.
+    #[must_use]
+    pub fn start() -> PositionString {
+        PositionString::TwoPlayer(TwoPlayerPositionString::start())
+    }
+
+    /// The start position of `variant`.
+    #[must_use]
+    pub fn start_of(variant: Variant) -> PositionString {
+        PositionString::from_position(&Position::start(variant, Rules::university()))
+    }
+
+    /// The string of any position: the two-player form for a two-player position, the
+    /// four-player form for the others. Never fails: every valid position has a string,
+    /// and reading it back (with the same rules) gives the same state (board, seat to move,
+    /// controllers, seats in play).
+    #[must_use]
+    pub fn from_position(pos: &Position) -> PositionString {
+        match TwoPlayerPositionString::from_position(pos) {
+            Some(two) => PositionString::TwoPlayer(two),
+            None => PositionString::FourPlayer(FourPlayerPositionString::of(pos)),
+        }
+    }
+
+    /// The variant the string is for.
+    #[must_use]
+    pub fn variant(&self) -> Variant {
+        match self {
+            PositionString::TwoPlayer(_) => Variant::TwoPlayer,
+            PositionString::FourPlayer(four) => four.variant(),
+        }
+    }
+
+    /// The seat to move (black is [`Seat::Green`], white [`Seat::Red`]).
+    #[must_use]
+    pub fn turn(&self) -> Seat {
+        match self {
+            PositionString::TwoPlayer(two) => two.turn().seat(),
+            PositionString::FourPlayer(four) => four.turn(),
+        }
+    }
+
+    /// The two-player string, if it is one.
+    #[must_use]
+    pub fn as_two_player(&self) -> Option<&TwoPlayerPositionString> {
+        match self {
+            PositionString::TwoPlayer(two) => Some(two),
+            PositionString::FourPlayer(_) => None,
+        }
+    }
+
+    /// The four-player string, if it is one.
+    #[must_use]
+    pub fn as_four_player(&self) -> Option<&FourPlayerPositionString> {
+        match self {
+            PositionString::TwoPlayer(_) => None,
+            PositionString::FourPlayer(four) => Some(four),
+        }
+    }
+
+    /// The validity stage, first half: the unvalidated core setup.
+    ///
+    /// # Errors
+    /// [`NotAPieceError`] for a mask with 5 to 8 flags.
+    pub fn to_setup(&self) -> Result<Setup, NotAPieceError> {
+        match self {
+            PositionString::TwoPlayer(two) => two.to_setup(),
+            PositionString::FourPlayer(four) => four.to_setup(),
+        }
+    }
+
+    /// The validity stage: the position, played by `rules`.
+    ///
+    /// # Errors
+    /// [`InvalidPositionError`]: a mask that is not a piece, or a setup that breaks the rules
+    /// of a valid position (RULES.md sections 4 and 5; for four players also controllers
+    /// and seats in play that cannot arise under `rules`).
+    pub fn to_position(&self, rules: Rules) -> Result<Position, InvalidPositionError> {
+        Ok(Position::from_setup(self.to_setup()?, rules)?)
+    }
+
+    /// Reads a position string of either form from bytes (any bytes: the input need not be
+    /// UTF-8). Text that starts with `ffa` or `partnership` is read as a four-player string
+    /// ([`FourPlayerPositionString::from_ascii`]), anything else as a two-player string
+    /// ([`TwoPlayerPositionString::from_ascii`]).
+    ///
+    /// # Errors
+    /// [`ParsePositionError`] with what is wrong and where.
+    pub fn from_ascii(text: &[u8]) -> Result<PositionString, ParsePositionError> {
+        if crate::four_player::starts_four_player(text) {
+            FourPlayerPositionString::from_ascii(text).map(PositionString::FourPlayer)
+        } else {
+            TwoPlayerPositionString::from_ascii(text).map(PositionString::TwoPlayer)
+        }
     }
 }
 
 impl fmt::Display for PositionString {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.board, self.turn)
+        match self {
+            PositionString::TwoPlayer(two) => fmt::Display::fmt(two, f),
+            PositionString::FourPlayer(four) => fmt::Display::fmt(four, f),
+        }
     }
 }
 
@@ -674,9 +879,21 @@ impl FromStr for PositionString {
 }
 
 impl From<&Position> for PositionString {
-    /// See [`PositionString::from_position`] (two-player positions only).
+    /// See [`PositionString::from_position`].
     fn from(pos: &Position) -> PositionString {
         PositionString::from_position(pos)
+    }
+}
+
+impl From<TwoPlayerPositionString> for PositionString {
+    fn from(two: TwoPlayerPositionString) -> PositionString {
+        PositionString::TwoPlayer(two)
+    }
+}
+
+impl From<FourPlayerPositionString> for PositionString {
+    fn from(four: FourPlayerPositionString) -> PositionString {
+        PositionString::FourPlayer(four)
     }
 }
 
@@ -709,6 +926,17 @@ pub enum ParsePositionError {
         /// Its first byte.
         found: u8,
     },
+    /// A field of a four-player position string outside the board is missing or wrong
+    /// (the variant, the seat to move, the controllers or the seats out of play).
+    #[error("byte {offset}: expected {expected}, found {}", ByteDisplay(*.found))]
+    FourPlayer {
+        /// Where.
+        offset: usize,
+        /// What the format allows there.
+        expected: &'static str,
+        /// What is there instead (`None`: the input ends).
+        found: Option<u8>,
+    },
 }
 
 impl ParsePositionError {
@@ -719,7 +947,8 @@ impl ParsePositionError {
             ParsePositionError::Board(e) => e.offset(),
             ParsePositionError::MissingTurn { offset }
             | ParsePositionError::Turn { offset, .. }
-            | ParsePositionError::Trailing { offset, .. } => offset,
+            | ParsePositionError::Trailing { offset, .. }
+            | ParsePositionError::FourPlayer { offset, .. } => offset,
         }
     }
 }

@@ -5,24 +5,53 @@
 //! and error offsets lie within the input. The crate's own tests run every body over a few
 //! thousand generated inputs, so that CI exercises them on stable Rust.
 
-use ploy_core::{Elimination, Position, Rotation, Rules, Variant};
+use ploy_core::{
+    BareCommander, Elimination, PartnerElimination, Position, Rotation, Rules, Variant,
+};
 
 use crate::protocol::{MovesOptions, moves_line as protocol_moves_line};
 use crate::{
-    AlgebraicMove, BoardString, IllegalMoveError, PositionString, UniversityMove, check_legal,
+    AlgebraicMove, BoardString, FourPlayerBoardString, FourPlayerPositionString, IllegalMoveError,
+    PositionString, TwoPlayerPositionString, UniversityMove, check_legal,
 };
 
-/// The rule sets the bodies try a parsed position with.
-fn rule_sets() -> [Rules; 3] {
+/// The rule sets the bodies try a parsed position with (every option of both games comes
+/// up).
+fn rule_sets() -> [Rules; 4] {
     [
         Rules::university(),
         Rules::university().with_rotation(Rotation::SingleStep),
         Rules::standard().with_elimination(Elimination::Relaxed),
+        Rules::university()
+            .with_partner_elimination(PartnerElimination::PlaysOn)
+            .with_bare_commander(BareCommander::Removed),
     ]
 }
 
-/// Board strings: parse, write, parse again; the validity stage never panics.
+/// The variants, by index.
+const VARIANTS: [Variant; 3] = [
+    Variant::TwoPlayer,
+    Variant::FreeForAll,
+    Variant::Partnership,
+];
+
+/// Board strings of both forms: parse, write, parse again; the validity stage never panics.
 pub fn board_string(data: &[u8]) {
+    match FourPlayerBoardString::from_ascii(data) {
+        Ok(board) => {
+            let text = board.to_string();
+            let again =
+                FourPlayerBoardString::from_ascii(text.as_bytes()).expect("canonical text parses");
+            assert_eq!(again, board);
+            if let Ok(core) = board.to_board() {
+                assert_eq!(FourPlayerBoardString::from_board(&core), board);
+            }
+        }
+        Err(e) => {
+            assert!(e.offset() <= data.len());
+            let _ = e.to_string();
+        }
+    }
     match BoardString::from_ascii(data) {
         Ok(board) => {
             let text = board.to_string();
@@ -51,18 +80,39 @@ pub fn board_string(data: &[u8]) {
     }
 }
 
-/// Position strings: parse, write, parse again; a valid position writes the same string and
-/// every legal move in it round-trips through both notations.
+/// Position strings of both forms: no text is both; parse, write, parse again; a valid
+/// position writes the same string, reads back as the same state, and every legal move in
+/// it round-trips through both notations.
 pub fn position_string(data: &[u8]) {
+    let two = TwoPlayerPositionString::from_ascii(data);
+    let four = FourPlayerPositionString::from_ascii(data);
+    assert!(
+        two.is_err() || four.is_err(),
+        "both a two-player and a four-player string"
+    );
     match PositionString::from_ascii(data) {
         Ok(parsed) => {
+            assert!(
+                matches!(
+                    (&parsed, &two, &four),
+                    (PositionString::TwoPlayer(p), Ok(t), _) if p == t
+                ) || matches!(
+                    (&parsed, &two, &four),
+                    (PositionString::FourPlayer(p), _, Ok(f)) if p == f
+                ),
+                "the dispatcher reads what the form's own parser reads"
+            );
             let text = parsed.to_string();
             let again = PositionString::from_ascii(text.as_bytes()).expect("canonical text parses");
             assert_eq!(again, parsed);
+            assert_eq!(again.to_string(), text);
             for rules in rule_sets() {
                 match parsed.to_position(rules) {
                     Ok(pos) => {
                         assert_eq!(PositionString::from_position(&pos), parsed);
+                        let back = parsed.to_position(rules).expect("valid once, valid again");
+                        assert!(back.same_state(&pos));
+                        assert_eq!(back.hash(), pos.compute_hash());
                         check_every_move(&pos);
                     }
                     Err(e) => {
@@ -115,14 +165,16 @@ pub fn algebraic_move(data: &[u8]) {
     }
 }
 
-/// Resolution: the first byte picks a few plies of a playout from the start, the rest is move
-/// text in both notations. A move that resolves is legal and its canonical texts resolve to
-/// it; a move that does not is not legal, and the error says why.
+/// Resolution: the first byte picks a variant, rules and a few plies of a playout from the
+/// start, the rest is move text in both notations. A move that resolves is legal and its
+/// canonical texts resolve to it; a move that does not is not legal, and the error says why.
 pub fn resolve_move(data: &[u8]) {
     let Some((&plies, text)) = data.split_first() else {
         return;
     };
-    let mut pos = Position::start(Variant::TwoPlayer, rule_sets()[usize::from(plies >> 6) % 3]);
+    let variant = VARIANTS[usize::from(plies >> 6) % 3];
+    let rules = rule_sets()[usize::from(plies) % 4];
+    let mut pos = Position::start(variant, rules);
     for i in 0..(plies & 63) {
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -172,6 +224,8 @@ pub fn moves_line(data: &[u8]) {
         draw_rules: flags & 2 != 0,
         single_step: flags & 4 != 0,
         relaxed: flags & 8 != 0,
+        plays_on: flags & 16 != 0,
+        bare_commander_removed: flags & 32 != 0,
     };
     let out = protocol_moves_line(line, &opts);
     assert!(
@@ -181,11 +235,22 @@ pub fn moves_line(data: &[u8]) {
     if !out.starts_with("error: ") {
         let fields: Vec<&str> = out.split(" ; ").collect();
         assert_eq!(fields.len(), 3, "three fields: {out:?}");
-        assert!(
-            ["ongoing", "b", "w", "draw"].contains(&fields[2]),
-            "outcome: {out:?}"
-        );
-        PositionString::from_ascii(fields[1].as_bytes()).expect("the position field parses");
+        let position =
+            PositionString::from_ascii(fields[1].as_bytes()).expect("the position field parses");
+        let outcome = fields[2];
+        if position.variant() == Variant::TwoPlayer {
+            assert!(
+                ["ongoing", "b", "w", "draw"].contains(&outcome),
+                "outcome: {out:?}"
+            );
+        } else {
+            // A single seat, or a team, in turn order.
+            assert!(
+                ["ongoing", "draw", "g", "r", "y", "b", "gy", "rb"].contains(&outcome),
+                "outcome: {out:?}"
+            );
+        }
+        assert_eq!(fields[0].is_empty(), outcome != "ongoing", "moves: {out:?}");
     }
 }
 
@@ -220,21 +285,35 @@ pub(crate) mod inputs {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
-    const ALPHABET: &[u8] = b"abcdefghijw0123456789,/ x-+#|\t\n\xff";
+    const ALPHABET: &[u8] = b"abcdefghijwrypt0123456789,/ x-+#|\t\n\xff";
 
     /// Seeds by kind: position strings, board strings, move texts, `moves` lines.
     pub(crate) fn seeds(rng: &mut StdRng) -> [Vec<Vec<u8>>; 4] {
         let mut out: [Vec<Vec<u8>>; 4] = Default::default();
-        for _ in 0..40 {
-            let mut pos = Position::start(Variant::TwoPlayer, Rules::university());
-            let plies = rng.random_range(0..120);
-            let mut line = String::from("start |");
+        for i in 0..60 {
+            let variant = VARIANTS[i % 3];
+            let mut pos = Position::start(variant, rule_sets()[(i / 3) % 4]);
+            let plies = rng.random_range(0..200);
+            let mut line = String::from(match variant {
+                Variant::TwoPlayer => "start |",
+                Variant::FreeForAll => "ffa |",
+                _ => "partnership |",
+            });
             for _ in 0..plies {
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
                 }
-                let mv = moves[rng.random_range(0..moves.len())];
+                let captures: Vec<_> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| !m.is_direction_move() && pos.board().piece_at(m.to()).is_some())
+                    .collect();
+                let mv = if !captures.is_empty() && rng.random_bool(0.6) {
+                    captures[rng.random_range(0..captures.len())]
+                } else {
+                    moves[rng.random_range(0..moves.len())]
+                };
                 out[2].push(UniversityMove::from(mv).to_string().into_bytes());
                 out[2].push(AlgebraicMove::from_move(&pos, mv).to_string().into_bytes());
                 line.push(' ');
@@ -242,12 +321,10 @@ pub(crate) mod inputs {
                 pos.make_move(mv);
             }
             out[0].push(PositionString::from_position(&pos).to_string().into_bytes());
-            out[1].push(
-                PositionString::from_position(&pos)
-                    .board()
-                    .to_string()
-                    .into_bytes(),
-            );
+            out[1].push(match PositionString::from_position(&pos) {
+                PositionString::TwoPlayer(two) => two.board().to_string().into_bytes(),
+                PositionString::FourPlayer(four) => four.board().to_string().into_bytes(),
+            });
             out[3].push(line.into_bytes());
         }
         out
@@ -338,7 +415,7 @@ mod tests {
     #[test]
     fn fuzz_body_moves_line() {
         for (i, input) in generate(6, 3000).into_iter().enumerate() {
-            let mut data = vec![(i % 16) as u8];
+            let mut data = vec![(i % 64) as u8];
             data.extend_from_slice(&input);
             moves_line(&data);
         }

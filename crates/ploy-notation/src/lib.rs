@@ -4,8 +4,9 @@
 //!
 //! Every codec has two stages, as in the chess libraries this workspace learns from:
 //!
-//! 1. **Syntax**, context-free: [`BoardString`], [`PositionString`], [`UniversityMove`],
-//!    [`AlgebraicMove`] read text with `FromStr` / `from_ascii` (any bytes, never a panic)
+//! 1. **Syntax**, context-free: [`BoardString`], [`PositionString`] (two-player
+//!    [`TwoPlayerPositionString`] or four-player [`FourPlayerPositionString`]),
+//!    [`UniversityMove`], [`AlgebraicMove`] read text with `FromStr` / `from_ascii` (any bytes, never a panic)
 //!    and write their canonical text with `Display`, without allocating. Malformed text gives
 //!    a [`ParseBoardError`], [`ParsePositionError`] or [`ParseMoveError`] that says what is
 //!    wrong and where (byte offset, rank or square, what was expected).
@@ -18,8 +19,8 @@
 //! with errors that keep "malformed" ([`ReadPositionError::Malformed`],
 //! [`ReadMoveError::Malformed`]) apart from "not valid / not legal here".
 //!
-//! Each module's docs say exactly how lenient its parser is: [`board`] (whitespace around
-//! squares, nothing else), [`university`] (nothing), [`algebraic`] (`-`/`x` either way,
+//! Each module's docs say exactly how lenient its parser is: [`board`] and [`four_player`]
+//! (whitespace around squares, nothing else), [`university`] (nothing), [`algebraic`] (`-`/`x` either way,
 //! optional `#`, any `+n`/`-n`, university strings).
 //!
 //! # Example
@@ -50,6 +51,20 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! Four-player positions have their own string, which starts with the variant:
+//!
+//! ```
+//! use ploy_core::{Position, Rules, Variant};
+//! use ploy_notation::{PositionString, read_position};
+//!
+//! let ffa = Position::start(Variant::FreeForAll, Rules::university());
+//! let text = PositionString::from_position(&ffa).to_string();
+//! assert!(text.starts_with("ffa r85,r28,r48,,,,y24,y168,y85/"));
+//! assert!(text.ends_with(",b3,b193,b85 g gryb -")); // Green to move, own colours, nobody out
+//! assert_eq!(read_position(&text, Rules::university())?, ffa);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Choices where the rule book is silent
 //!
 //! - Position strings are split at their last space; nothing may follow the side to move.
@@ -59,8 +74,13 @@
 //!   accepted on input and ignored; output always has the right ones.
 //! - A direction move by 0 (never legal) is written `e4-0` so that every syntax value writes
 //!   text that reads back as itself.
-//! - The four-player position string is not designed yet; the two-player form leaves room for
-//!   it (see [`board`]).
+//! - Four-player positions have their own string ([`four_player`]):
+//!   `ffa <board> <turn> <controllers> <out>` or `partnership ...`, with the colour letters
+//!   `g`, `r`, `y`, `b`. It starts with the variant word, which no two-player string can,
+//!   so neither form is ever mistaken for the other; [`PositionString`] reads and writes
+//!   both, and the two-player form is unchanged.
+//! - Algebraic notation is the same in every variant; `#` marks a move after which fewer
+//!   players are in play (it eliminates a player, or wins the game).
 //!
 //! # Features
 //!
@@ -73,6 +93,7 @@
 
 pub mod algebraic;
 pub mod board;
+pub mod four_player;
 mod moves;
 pub mod protocol;
 #[cfg(feature = "serde")]
@@ -86,7 +107,12 @@ pub mod fuzzing;
 pub use algebraic::{AlgebraicMove, read_algebraic};
 pub use board::{
     BoardString, InvalidPositionError, NotAPieceError, NotTwoPlayerError, ParseBoardError,
-    ParsePositionError, PositionString, RawPiece, ReadPositionError, Side, read_position,
+    ParsePositionError, PositionString, RawPiece, ReadPositionError, Side, TwoPlayerPositionString,
+    read_position,
+};
+pub use four_player::{
+    FourPlayerBoardString, FourPlayerPositionString, RawFourPlayerPiece, seat_from_letter,
+    seat_letter,
 };
 pub use moves::{IllegalMoveError, ParseMoveError, ReadMoveError, check_legal};
 pub use university::{UniversityMove, read_university};

@@ -115,8 +115,8 @@ pub enum IllegalMoveError {
         square: Square,
         /// The piece's colour.
         colour: Seat,
-        /// The player to move (in a partnership game, the partner playing an absorbed
-        /// seat's turn).
+        /// The player to move ([`Position::mover`]: in a partnership game the partner
+        /// playing an absorbed seat's turn).
         turn: Seat,
     },
     /// A direction move that leaves the piece as it was (rotation 0, or a turn onto the
@@ -177,7 +177,8 @@ fn why_illegal(pos: &Position, mv: Move) -> IllegalMoveError {
     let Some(piece) = pos.board().piece_at(from) else {
         return IllegalMoveError::Empty(from);
     };
-    // The player who moves: in a partnership game a partner may play an absorbed seat's turn.
+    // The player who moves, not the seat whose turn it is: in a partnership game a partner
+    // plays an absorbed team mate's turns with every piece the team controls.
     let turn = pos.mover();
     if !pos.controlled_by(turn).contains(from) {
         return IllegalMoveError::NotYours {

@@ -3,22 +3,28 @@
 //!
 //! # `moves`
 //!
-//! Each input line is a position string (or `start` for the two-player start position),
-//! optionally followed by ` | ` and university move strings separated by whitespace, to be
-//! played first. [`moves_line`] answers with exactly one line:
+//! Each input line is a position string of any variant (two-player `<board> b`, or
+//! four-player `ffa <board> ...` / `partnership <board> ...`, see [`crate::four_player`]), or
+//! one of the words `start` (the two-player start position), `ffa` and `partnership` (the
+//! four-player start positions), optionally followed by ` | ` and university move strings
+//! separated by whitespace, to be played first. [`moves_line`] answers with exactly one line:
 //!
 //! ```text
 //! <legal moves, sorted by their university strings, single spaces> ; <position string after the plays> ; <outcome>
 //! ```
 //!
 //! where the first field is empty when there are no legal moves (the line then starts with
-//! ` ; `) and the outcome is `ongoing`, `b`, `w` or `draw`; or `error: <message>` when the
+//! ` ; `) and the outcome is `ongoing`, `draw`, or the winner: `b` or `w` in a two-player
+//! game, the winning seat letters in turn order in a four-player game (`g`, `r`, `y`, `b`,
+//! or a team such as `gy` or `rb`); or `error: <message>` when the
 //! line is malformed, the position is not valid, or a move is malformed or not legal. Any
 //! bytes give one such line, never a panic.
 //!
 //! Options ([`MovesOptions`]): the *university* rules unless `--draw-rules` asks for the
 //! *standard* draw rules (the moves are then played as a game, and a game ended by a draw
-//! lists no moves); `--single-step` and `--relaxed` choose those rule options;
+//! lists no moves); one flag per rule option: `--single-step` (single-step rotation),
+//! `--relaxed` (relaxed elimination), `--plays-on` (an eliminated partner plays on) and
+//! `--bare-commander-removed` (a bare commander leaves the board);
 //! `--algebraic` writes the legal moves in Tensi's notation, in the same order, and reads the
 //! moves to play as algebraic text (which accepts every university move string as well).
 //!
@@ -28,18 +34,20 @@
 //!
 //! # `perft`
 //!
-//! Arguments `<position string> <depth> [--divide] [--single-step] [--relaxed]`, in any
-//! order of options ([`perft_command`]). With `--divide` one line `<move> <count>` per legal
+//! Arguments `<position string> <depth> [--divide] [--single-step] [--relaxed]
+//! [--plays-on] [--bare-commander-removed]`, in any order of options ([`perft_command`]);
+//! the position may also be `start`, `ffa` or `partnership`. With `--divide` one line `<move> <count>` per legal
 //! move, sorted by university move string; always the total alone on the last line. The
 //! rules are the university rules unless an option says otherwise.
 
 use core::fmt::Write as _;
 
 use ploy_core::{
-    Elimination, Game, Move, Outcome, Position, Rotation, Rules, Variant, divide, perft,
+    BareCommander, Elimination, Game, Move, Outcome, PartnerElimination, Position, Rotation, Rules,
+    Variant, divide, perft,
 };
 
-use crate::{AlgebraicMove, PositionString, Side, UniversityMove, check_legal};
+use crate::{AlgebraicMove, PositionString, Side, UniversityMove, check_legal, seat_letter};
 
 /// A command line could not be understood, or its position is not valid.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -57,13 +65,17 @@ pub struct MovesOptions {
     pub single_step: bool,
     /// `--relaxed`: relaxed elimination.
     pub relaxed: bool,
+    /// `--plays-on`: in a partnership game an eliminated player plays on.
+    pub plays_on: bool,
+    /// `--bare-commander-removed`: a bare commander leaves the board.
+    pub bare_commander_removed: bool,
 }
 
 impl MovesOptions {
     /// Reads the options from command-line arguments (without the program name).
     ///
     /// # Errors
-    /// [`CommandError`] for an argument that is not one of the four options.
+    /// [`CommandError`] for an argument that is not one of the options.
     pub fn from_args<I, S>(args: I) -> Result<MovesOptions, CommandError>
     where
         I: IntoIterator<Item = S>,
@@ -76,10 +88,12 @@ impl MovesOptions {
                 "--draw-rules" => opts.draw_rules = true,
                 "--single-step" => opts.single_step = true,
                 "--relaxed" => opts.relaxed = true,
+                "--plays-on" => opts.plays_on = true,
+                "--bare-commander-removed" => opts.bare_commander_removed = true,
                 other => {
                     return Err(CommandError(format!(
                         "unknown argument `{other}`; expected --algebraic, --draw-rules, \
-                         --single-step or --relaxed"
+                         --single-step, --relaxed, --plays-on or --bare-commander-removed"
                     )));
                 }
             }
@@ -95,19 +109,54 @@ impl MovesOptions {
         } else {
             Rules::university()
         };
-        rules_with(base, self.single_step, self.relaxed)
+        RuleFlags {
+            single_step: self.single_step,
+            relaxed: self.relaxed,
+            plays_on: self.plays_on,
+            bare_commander_removed: self.bare_commander_removed,
+        }
+        .apply(base)
     }
 }
 
-fn rules_with(base: Rules, single_step: bool, relaxed: bool) -> Rules {
-    let mut rules = base;
-    if single_step {
-        rules = rules.with_rotation(Rotation::SingleStep);
+/// The rule-option flags both examples take.
+#[derive(Clone, Copy, Default)]
+struct RuleFlags {
+    single_step: bool,
+    relaxed: bool,
+    plays_on: bool,
+    bare_commander_removed: bool,
+}
+
+impl RuleFlags {
+    /// Sets the flag `arg` names; `false` if it names none.
+    fn set(&mut self, arg: &str) -> bool {
+        match arg {
+            "--single-step" => self.single_step = true,
+            "--relaxed" => self.relaxed = true,
+            "--plays-on" => self.plays_on = true,
+            "--bare-commander-removed" => self.bare_commander_removed = true,
+            _ => return false,
+        }
+        true
     }
-    if relaxed {
-        rules = rules.with_elimination(Elimination::Relaxed);
+
+    fn apply(self, base: Rules) -> Rules {
+        let mut rules = base;
+        if self.single_step {
+            rules = rules.with_rotation(Rotation::SingleStep);
+        }
+        if self.relaxed {
+            rules = rules.with_elimination(Elimination::Relaxed);
+        }
+        if self.plays_on {
+            rules = rules.with_partner_elimination(PartnerElimination::PlaysOn);
+        }
+        if self.bare_commander_removed {
+            rules = rules.with_bare_commander(BareCommander::Removed);
+        }
+        rules
     }
-    rules
 }
 
 /// The sort key of a move: the byte order of its university string.
@@ -121,10 +170,17 @@ fn university_key(mv: Move) -> (u8, u8, u8, u8, u8) {
     )
 }
 
-/// Reads a position string, or `start`, into a position played by `rules`.
+/// Reads a position string, or `start`, `ffa` or `partnership`, into a position played by
+/// `rules`.
 fn read_position_arg(text: &[u8], rules: Rules) -> Result<Position, String> {
-    if text == b"start" {
-        return Ok(Position::start(Variant::TwoPlayer, rules));
+    let variant = match text {
+        b"start" => Some(Variant::TwoPlayer),
+        b"ffa" => Some(Variant::FreeForAll),
+        b"partnership" => Some(Variant::Partnership),
+        _ => None,
+    };
+    if let Some(variant) = variant {
+        return Ok(Position::start(variant, rules));
     }
     let parsed = PositionString::from_ascii(text).map_err(|e| format!("position: {e}"))?;
     parsed
@@ -191,21 +247,32 @@ fn moves_line_inner(line: &[u8], opts: &MovesOptions) -> Result<String, String> 
         out,
         " ; {} ; {}",
         PositionString::from_position(pos),
-        outcome_word(game.outcome())
+        OutcomeWord(game.outcome(), pos.variant())
     );
     Ok(out)
 }
 
-fn outcome_word(outcome: Option<Outcome>) -> &'static str {
-    match outcome {
-        None => "ongoing",
-        Some(o) if o.is_draw() => "draw",
-        Some(o) => match o.winner().and_then(Side::from_seat) {
-            Some(Side::Black) => "b",
-            Some(Side::White) => "w",
-            // Teams and four-player seats do not occur in the two-player game.
-            None => "won",
-        },
+/// The outcome field: `ongoing`, `draw`, `b`/`w` (two players) or the winning seat
+/// letters in turn order (four players).
+struct OutcomeWord(Option<Outcome>, Variant);
+
+impl core::fmt::Display for OutcomeWord {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.0 {
+            None => f.write_str("ongoing"),
+            Some(o) if o.is_draw() => f.write_str("draw"),
+            Some(o) if self.1 == Variant::TwoPlayer => {
+                match o.winner().and_then(Side::from_seat) {
+                    Some(side) => write!(f, "{side}"),
+                    // A two-player game is won by one of its two seats.
+                    None => f.write_str("won"),
+                }
+            }
+            Some(o) => o
+                .winners()
+                .iter()
+                .try_for_each(|s| f.write_char(seat_letter(s))),
+        }
     }
 }
 
@@ -221,8 +288,9 @@ pub struct PerftCommand {
 }
 
 impl PerftCommand {
-    /// Reads `<position string> <depth> [--divide] [--single-step] [--relaxed]` (without the
-    /// program name). `start` stands for the two-player start position.
+    /// Reads `<position string> <depth> [--divide] [--single-step] [--relaxed] [--plays-on]
+    /// [--bare-commander-removed]` (without the program name). `start` stands for the
+    /// two-player start position, `ffa` and `partnership` for the four-player ones.
     ///
     /// # Errors
     /// [`CommandError`] for a missing or extra argument, an unknown option, a depth that is
@@ -232,16 +300,17 @@ impl PerftCommand {
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        let (mut divide, mut single_step, mut relaxed) = (false, false, false);
+        let mut divide = false;
+        let mut flags = RuleFlags::default();
         let mut positional = Vec::new();
         for arg in args {
             match arg.as_ref() {
                 "--divide" => divide = true,
-                "--single-step" => single_step = true,
-                "--relaxed" => relaxed = true,
+                flag if flags.set(flag) => {}
                 other if other.starts_with("--") => {
                     return Err(CommandError(format!(
-                        "unknown option `{other}`; expected --divide, --single-step or --relaxed"
+                        "unknown option `{other}`; expected --divide, --single-step, --relaxed, \
+                         --plays-on or --bare-commander-removed"
                     )));
                 }
                 other => positional.push(other.to_owned()),
@@ -249,7 +318,8 @@ impl PerftCommand {
         }
         let [position, depth] = positional.as_slice() else {
             return Err(CommandError(format!(
-                "expected a position string (or `start`) and a depth, found {} arguments; \
+                "expected a position string (or `start`, `ffa`, `partnership`) and a depth, \
+                 found {} arguments; \
                  usage: perft \"<position string>\" <depth> [--divide]",
                 positional.len()
             )));
@@ -257,7 +327,7 @@ impl PerftCommand {
         let depth: u32 = depth.parse().map_err(|_| {
             CommandError(format!("depth: expected a whole number, found `{depth}`"))
         })?;
-        let rules = rules_with(Rules::university(), single_step, relaxed);
+        let rules = flags.apply(Rules::university());
         let position = read_position_arg(position.as_bytes(), rules).map_err(CommandError)?;
         Ok(PerftCommand {
             position,

@@ -7,7 +7,10 @@ use core::str::FromStr;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::ser::{Serialize, Serializer};
 
-use crate::{AlgebraicMove, BoardString, PositionString, UniversityMove};
+use crate::{
+    AlgebraicMove, BoardString, FourPlayerBoardString, FourPlayerPositionString, PositionString,
+    TwoPlayerPositionString, UniversityMove,
+};
 
 struct StrVisitor<T>(PhantomData<T>, &'static str);
 
@@ -46,6 +49,9 @@ macro_rules! via_string {
 via_string! {
     BoardString => "a board string",
     PositionString => "a position string",
+    TwoPlayerPositionString => "a two-player position string",
+    FourPlayerBoardString => "a four-player board string",
+    FourPlayerPositionString => "a four-player position string",
     UniversityMove => "a university move string such as e3-e4-0",
     AlgebraicMove => "a move in algebraic notation such as e4xf5",
 }

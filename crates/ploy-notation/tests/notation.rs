@@ -573,7 +573,8 @@ fn masks_that_are_not_pieces_fail_validity_not_syntax() {
     for (mask, flags) in [(31u8, 5u32), (63, 6), (127, 7), (255, 8), (0b1111_1000, 5)] {
         let text = start_with("w84", &format!("w{mask}"));
         let parsed: PositionString = text.parse().expect("masks 1..255 are well-formed");
-        assert_eq!(parsed.board().get(Square::B9).unwrap().mask.get(), mask);
+        let board = parsed.as_two_player().unwrap().board();
+        assert_eq!(board.get(Square::B9).unwrap().mask.get(), mask);
         let err = parsed.to_position(Rules::university()).unwrap_err();
         assert_eq!(
             err,
@@ -1051,6 +1052,8 @@ const UNIVERSITY: MovesOptions = MovesOptions {
     draw_rules: false,
     single_step: false,
     relaxed: false,
+    plays_on: false,
+    bare_commander_removed: false,
 };
 
 fn fields(line: &str) -> (Vec<&str>, &str, &str) {

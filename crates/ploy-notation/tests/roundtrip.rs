@@ -1,28 +1,48 @@
 //! Property tests over random playouts: position -> string -> position, and every legal move
 //! -> each notation -> the same move; legality reasons agree with the core.
 
-use ploy_core::{Elimination, Move, Position, Rotation, Rules, Square, Variant};
+use ploy_core::{
+    BareCommander, Elimination, Move, PartnerElimination, Position, Rotation, Rules, Square,
+    Variant,
+};
 use ploy_notation::{
-    AlgebraicMove, BoardString, IllegalMoveError, PositionString, UniversityMove, check_legal,
-    read_algebraic, read_position, read_university,
+    AlgebraicMove, BoardString, FourPlayerBoardString, FourPlayerPositionString, IllegalMoveError,
+    PositionString, TwoPlayerPositionString, UniversityMove, check_legal, read_algebraic,
+    read_position, read_university,
 };
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+/// Rules with every option from the bits of `i`.
 fn rules(i: usize) -> Rules {
-    [
-        Rules::university(),
-        Rules::university().with_rotation(Rotation::SingleStep),
-        Rules::university().with_elimination(Elimination::Relaxed),
-    ][i]
+    let mut rules = Rules::university();
+    if i & 1 != 0 {
+        rules = rules.with_rotation(Rotation::SingleStep);
+    }
+    if i & 2 != 0 {
+        rules = rules.with_elimination(Elimination::Relaxed);
+    }
+    if i & 4 != 0 {
+        rules = rules.with_partner_elimination(PartnerElimination::PlaysOn);
+    }
+    if i & 8 != 0 {
+        rules = rules.with_bare_commander(BareCommander::Removed);
+    }
+    rules
 }
 
-/// A position after up to `plies` random moves from the start (captures preferred half of
-/// the time, so that games end and decided positions appear).
-fn playout(seed: u64, plies: usize, rules: Rules) -> Position {
+const VARIANTS: [Variant; 3] = [
+    Variant::TwoPlayer,
+    Variant::FreeForAll,
+    Variant::Partnership,
+];
+
+/// A position after up to `plies` random moves from the start of `VARIANTS[v]` (captures
+/// preferred half of the time, so that games end and decided positions appear).
+fn playout(seed: u64, plies: usize, rules: Rules, v: usize) -> Position {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut pos = Position::start(Variant::TwoPlayer, rules);
+    let mut pos = Position::start(VARIANTS[v], rules);
     for _ in 0..plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -47,25 +67,51 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
     #[test]
-    fn position_string_round_trip(seed in any::<u64>(), plies in 0usize..300, r in 0usize..3) {
-        let pos = playout(seed, plies, rules(r));
+    fn position_string_round_trip(
+        seed in any::<u64>(), plies in 0usize..300, r in 0usize..16, v in 0usize..3,
+    ) {
+        let pos = playout(seed, plies, rules(r), v);
         let text = PositionString::from_position(&pos).to_string();
+        prop_assert_eq!(text.starts_with("ffa ") || text.starts_with("partnership "), v > 0);
         let back = read_position(&text, rules(r)).unwrap();
-        prop_assert_eq!(&back, &pos);
+        prop_assert!(back.same_state(&pos));
         prop_assert_eq!(back.hash(), pos.hash());
-        prop_assert_eq!(back.outcome(), pos.outcome());
+        prop_assert_eq!(back.variant(), pos.variant());
+        prop_assert_eq!(back.mover(), pos.mover());
+        prop_assert_eq!(back.legal_moves().to_vec(), pos.legal_moves().to_vec());
+        // Why the last opponent went out is history: only the winners are state.
+        prop_assert_eq!(back.outcome().map(|o| o.winners()), pos.outcome().map(|o| o.winners()));
+        if v == 0 {
+            prop_assert_eq!(&back, &pos);
+        }
         // Syntax level: canonical text writes itself, whitespace around squares is ignored.
         let parsed: PositionString = text.parse().unwrap();
         prop_assert_eq!(parsed.to_string(), text.clone());
         let spaced = text.replace(',', " , ").replace('/', "\n/\t");
         prop_assert_eq!(spaced.parse::<PositionString>().unwrap(), parsed.clone());
-        let board_text = parsed.board().to_string();
-        prop_assert_eq!(board_text.parse::<BoardString>().unwrap(), parsed.board().clone());
+        match &parsed {
+            PositionString::TwoPlayer(two) => {
+                let board_text = two.board().to_string();
+                prop_assert_eq!(board_text.parse::<BoardString>().unwrap(), two.board().clone());
+                prop_assert!(FourPlayerPositionString::from_ascii(text.as_bytes()).is_err());
+            }
+            PositionString::FourPlayer(four) => {
+                let board_text = four.board().to_string();
+                prop_assert_eq!(
+                    board_text.parse::<FourPlayerBoardString>().unwrap(),
+                    four.board().clone()
+                );
+                prop_assert!(TwoPlayerPositionString::from_ascii(text.as_bytes()).is_err());
+            }
+            _ => prop_assert!(false, "two forms"),
+        }
     }
 
     #[test]
-    fn every_legal_move_round_trips(seed in any::<u64>(), plies in 0usize..200, r in 0usize..3) {
-        let pos = playout(seed, plies, rules(r));
+    fn every_legal_move_round_trips(
+        seed in any::<u64>(), plies in 0usize..200, r in 0usize..16, v in 0usize..3,
+    ) {
+        let pos = playout(seed, plies, rules(r), v);
         for &mv in pos.legal_moves().iter() {
             let uni = UniversityMove::from(mv).to_string();
             prop_assert_eq!(uni.len(), 7);
@@ -79,7 +125,9 @@ proptest! {
             let next = pos.after(mv).unwrap();
             let captures = next.board().occupied().count() < pos.board().occupied().count();
             prop_assert_eq!(alg_text.contains('x'), captures);
-            prop_assert_eq!(alg_text.ends_with('#'), next.outcome().is_some());
+            // (In four-player games also on a move that eliminates a player.)
+            let eliminates = next.in_play().count() < pos.in_play().count();
+            prop_assert_eq!(alg_text.ends_with('#'), next.outcome().is_some() || eliminates);
             // Lenient spellings: the other separator, no `#`.
             if !mv.is_direction_move() {
                 let swapped = alg_text.replacen(if captures { 'x' } else { '-' }, if captures { "-" } else { "x" }, 1);
@@ -90,8 +138,10 @@ proptest! {
     }
 
     #[test]
-    fn legality_reasons_agree_with_the_core(seed in any::<u64>(), plies in 0usize..120, r in 0usize..3) {
-        let pos = playout(seed, plies, rules(r));
+    fn legality_reasons_agree_with_the_core(
+        seed in any::<u64>(), plies in 0usize..120, r in 0usize..16, v in 0usize..3,
+    ) {
+        let pos = playout(seed, plies, rules(r), v);
         for (from, _) in pos.board().pieces() {
             for to in Square::ALL {
                 for rot in 0..8 {
@@ -102,7 +152,7 @@ proptest! {
                         let consistent = match e {
                             IllegalMoveError::GameOver => pos.is_game_over(),
                             IllegalMoveError::NotYours { square, .. } => {
-                                !pos.controlled_by(pos.turn()).contains(square)
+                                !pos.controlled_by(pos.mover()).contains(square)
                             }
                             IllegalMoveError::NoChange { .. } => from == to,
                             IllegalMoveError::TurnAfterMotion { .. } => from != to && rot != 0,

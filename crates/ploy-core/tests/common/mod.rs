@@ -39,6 +39,58 @@ pub fn parse_board(text: &str) -> Board {
     board
 }
 
+/// Reads a four-player position string (`ffa <board> <turn> <controllers> <out>` or
+/// `partnership ...`, the format of `ploy_notation::four_player`): colours `g r y b`, the
+/// seat to move, the controller of each colour in turn order, the seats out of play or `-`.
+/// Panics on malformed input: test data only.
+pub fn parse_four_player(text: &str) -> Setup {
+    let seat = |c: char| match c {
+        'g' => Seat::Green,
+        'r' => Seat::Red,
+        'y' => Seat::Yellow,
+        'b' => Seat::Blue,
+        _ => panic!("bad seat letter {c}"),
+    };
+    let fields: Vec<&str> = text.split(' ').collect();
+    let [variant, board_text, turn, controllers, out] = fields[..] else {
+        panic!("expected 5 fields: {text}");
+    };
+    let variant = match variant {
+        "ffa" => ploy_core::Variant::FreeForAll,
+        "partnership" => ploy_core::Variant::Partnership,
+        v => panic!("bad variant {v}"),
+    };
+    let mut board = Board::empty();
+    for (i, rank_text) in board_text.split('/').enumerate() {
+        let rank = 8 - i as u8;
+        for (file, field) in rank_text.split(',').enumerate() {
+            if field.is_empty() {
+                continue;
+            }
+            let colour = seat(field.chars().next().unwrap());
+            let mask: u8 = field[1..].parse().expect("a mask");
+            board.put(Square::new(file as u8, rank), piece(colour, mask));
+        }
+    }
+    let mut controllers_out = [Seat::Green; 4];
+    for (i, c) in controllers.chars().enumerate() {
+        controllers_out[i] = seat(c);
+    }
+    let mut in_play = ploy_core::SeatSet::ALL;
+    if out != "-" {
+        for c in out.chars() {
+            in_play = in_play.without(seat(c));
+        }
+    }
+    Setup {
+        board,
+        variant,
+        turn: seat(turn.chars().next().unwrap()),
+        controllers: controllers_out,
+        in_play,
+    }
+}
+
 /// A square from its name.
 pub fn sq(name: &str) -> Square {
     name.parse().expect("a square name")

@@ -1,11 +1,14 @@
-//! A slow, deliberately plain move generator written from RULES.md sections 2-4, used to
-//! check the fast one. It reads the board only through the public API (`Board::piece_at`)
-//! and computes everything else (directions, kinds, ranges, rotations, elimination) itself,
-//! with no bit tricks and no lookup tables shared with the crate.
+//! A slow, deliberately plain move generator written from RULES.md sections 2-5 and
+//! FOUR_PLAYER_SETUP.md, used to check the fast one. It reads the board only through the
+//! public API (`Board::piece_at`) and computes everything else (directions, kinds, ranges,
+//! rotations, elimination, control, turns) itself, with no bit tricks and no lookup tables
+//! shared with the crate. Four-player games keep their own state here ([`RefState`]): who
+//! controls each colour and who is in play are read from a position once and then
+//! maintained by the reference alone.
 
 use ploy_core::{
-    Board, Elimination, Flags, Move, Outcome, Piece, Position, Rotation, Rules, Seat, Square,
-    WinReason,
+    BareCommander, Board, Elimination, Flags, Move, Outcome, PartnerElimination, Piece, Position,
+    Rotation, Rules, Seat, SeatSet, Square, Variant, WinReason,
 };
 
 /// `(dfile, drank)` for bit 0..7: N, NE, E, SE, S, SW, W, NW (RULES.md section 2).
@@ -142,6 +145,42 @@ pub fn motion_targets(board: &Board, from: Square) -> Vec<Square> {
     out
 }
 
+/// The squares the piece on `from` may move to when pieces whose colour is `friend` block
+/// it and may not be captured: along a flag, 1..range squares away, on the board, every
+/// square between empty, the target empty or not a friend's.
+pub fn motion_targets_with(
+    board: &Board,
+    from: Square,
+    friend: &dyn Fn(Seat) -> bool,
+) -> Vec<Square> {
+    let Some(piece) = board.piece_at(from) else {
+        return Vec::new();
+    };
+    let mask = piece.flags().bits();
+    let mut out = Vec::new();
+    for (k, &(df, dr)) in DELTAS.iter().enumerate() {
+        if !has_flag(mask, k) {
+            continue;
+        }
+        for dist in 1..=range(mask) {
+            let Some(to) = square_at(
+                from.file() as i32 + df * dist,
+                from.rank() as i32 + dr * dist,
+            ) else {
+                continue;
+            };
+            let path_clear = between(from, k, dist)
+                .iter()
+                .all(|&s| board.piece_at(s).is_none());
+            let target_ok = board.piece_at(to).is_none_or(|p| !friend(p.colour()));
+            if path_clear && target_ok {
+                out.push(to);
+            }
+        }
+    }
+    out
+}
+
 /// Rotations allowed for a direction move.
 pub fn turn_allowed(rotation: Rotation, r: u8) -> bool {
     match rotation {
@@ -158,19 +197,33 @@ pub fn shield_turn_allowed(rotation: Rotation, r: u8) -> bool {
     }
 }
 
-/// Every legal move of `turn` on `board` in a game that is not decided.
+/// Every legal move of `turn` on `board` in a two-player game that is not decided.
 pub fn moves_on_board(board: &Board, turn: Seat, rotation: Rotation) -> Vec<Move> {
+    // Two-player game: every colour is controlled by itself, and a piece of the other
+    // colour may be captured.
+    moves_with(board, rotation, |c| c == turn, |c| c == turn)
+}
+
+/// Every move of the pieces whose colour is `movable`, which may not capture (and are
+/// blocked by) pieces whose colour is `friend` (RULES.md section 3; section 5: a player
+/// moves the colours he controls, and in a partnership game his partner's pieces block him
+/// and are never captured).
+pub fn moves_with(
+    board: &Board,
+    rotation: Rotation,
+    movable: impl Fn(Seat) -> bool,
+    friend: impl Fn(Seat) -> bool,
+) -> Vec<Move> {
     let mut out = Vec::new();
     for from in Square::ALL {
         let Some(piece) = board.piece_at(from) else {
             continue;
         };
-        // Two-player game: every colour is controlled by itself.
-        if piece.colour() != turn {
+        if !movable(piece.colour()) {
             continue;
         }
         let mask = piece.flags().bits();
-        for to in motion_targets(board, from) {
+        for to in motion_targets_with(board, from, &friend) {
             for r in 0..8 {
                 let allowed = if is_shield(mask) {
                     shield_turn_allowed(rotation, r)
@@ -254,29 +307,112 @@ pub fn outcome_of_board(board: &Board, turn: Seat, rules: Rules) -> Option<Outco
     }
 }
 
-/// A two-player game state kept by the reference alone: board, side to move, whether the
-/// game is decided. Used for the reference perft, which never calls the crate's make/unmake.
-#[derive(Clone)]
+/// A game state kept by the reference alone: board, seat to move, and for four-player
+/// games who controls each colour and who is in play; whether the game is decided. Used for
+/// the reference perft and to follow playouts, never calling the crate's make/unmake.
+#[derive(Clone, Debug)]
 pub struct RefState {
     /// The pieces.
     pub board: Board,
-    /// The side to move.
+    /// The game.
+    pub variant: Variant,
+    /// The seat whose turn it is.
     pub turn: Seat,
+    /// `controllers[c]`: who moves the pieces of colour `c` (four players).
+    pub controllers: [Seat; 4],
+    /// `in_play[s]`: whether seat `s` is still in play (four players).
+    pub in_play: [bool; 4],
     /// The rules.
     pub rules: Rules,
     /// Whether the game is decided.
     pub decided: bool,
 }
 
+/// The seat after `s` in turn order (Green, Red, Yellow, Blue, Green, ...).
+pub fn next_seat(s: Seat) -> Seat {
+    match s {
+        Seat::Green => Seat::Red,
+        Seat::Red => Seat::Yellow,
+        Seat::Yellow => Seat::Blue,
+        Seat::Blue => Seat::Green,
+    }
+}
+
+/// The partner of `s` in a partnership game: Green with Yellow, Red with Blue.
+pub fn partner_of(s: Seat) -> Seat {
+    match s {
+        Seat::Green => Seat::Yellow,
+        Seat::Yellow => Seat::Green,
+        Seat::Red => Seat::Blue,
+        Seat::Blue => Seat::Red,
+    }
+}
+
+fn idx(s: Seat) -> usize {
+    Seat::ALL.iter().position(|&x| x == s).unwrap()
+}
+
 impl RefState {
     /// The state of `pos`.
     pub fn of(pos: &Position) -> RefState {
-        RefState {
+        let variant = pos.variant();
+        let mut state = RefState {
             board: pos.board().clone(),
+            variant,
             turn: pos.turn(),
+            controllers: Seat::ALL.map(|c| pos.controller(c)),
+            in_play: Seat::ALL.map(|s| pos.in_play().contains(s)),
             rules: pos.rules(),
-            decided: outcome_of_board(pos.board(), pos.turn(), pos.rules()).is_some(),
+            decided: false,
+        };
+        state.decided = if variant == Variant::TwoPlayer {
+            outcome_of_board(pos.board(), pos.turn(), pos.rules()).is_some()
+        } else {
+            state.winners().is_some()
+        };
+        state
+    }
+
+    fn four(&self) -> bool {
+        self.variant != Variant::TwoPlayer
+    }
+
+    /// Whether `colour` has any piece on the board.
+    fn has_pieces(&self, colour: Seat) -> bool {
+        Square::ALL
+            .into_iter()
+            .any(|s| self.board.piece_at(s).is_some_and(|p| p.colour() == colour))
+    }
+
+    /// Who plays `seat`'s turn (RULES.md section 5 and FOUR_PLAYER_SETUP.md), or `None` if
+    /// the turn is skipped: a player in play plays his own; in a partnership game an
+    /// eliminated player who plays on with pieces left plays his own, and otherwise his
+    /// partner, if in play, plays it.
+    pub fn player_of(&self, seat: Seat) -> Option<Seat> {
+        if !self.four() {
+            return Some(seat);
         }
+        let plays_on = self.rules.partner_elimination == PartnerElimination::PlaysOn;
+        let own = |s: Seat| self.in_play[idx(s)] || (plays_on && self.has_pieces(s));
+        match self.variant {
+            Variant::Partnership => {
+                if own(seat) {
+                    Some(seat)
+                } else if self.in_play[idx(partner_of(seat))] {
+                    Some(partner_of(seat))
+                } else {
+                    None
+                }
+            }
+            _ => self.in_play[idx(seat)].then_some(seat),
+        }
+    }
+
+    /// Whether pieces of `colour` block `player` and are safe from him: he controls the
+    /// colour or, in a partnership game, his partner does.
+    fn is_friend(&self, player: Seat, colour: Seat) -> bool {
+        let c = self.controllers[idx(colour)];
+        c == player || (self.variant == Variant::Partnership && c == partner_of(player))
     }
 
     /// The legal moves.
@@ -284,20 +420,139 @@ impl RefState {
         if self.decided {
             return Vec::new();
         }
-        moves_on_board(&self.board, self.turn, self.rules.rotation)
+        if !self.four() {
+            return moves_on_board(&self.board, self.turn, self.rules.rotation);
+        }
+        let player = self
+            .player_of(self.turn)
+            .expect("an undecided game has a player to move");
+        moves_with(
+            &self.board,
+            self.rules.rotation,
+            |c| self.controllers[idx(c)] == player,
+            |c| self.is_friend(player, c),
+        )
     }
 
-    /// The state after the legal move `mv`: the opponent is checked for elimination.
+    /// Why `seat` is eliminated in a four-player game, or `None`: no own commander on the
+    /// board, or (strict) every piece he controls is a commander.
+    pub fn eliminated4(&self, seat: Seat) -> Option<WinReason> {
+        let pieces: Vec<Piece> = Square::ALL
+            .into_iter()
+            .filter_map(|s| self.board.piece_at(s))
+            .collect();
+        let own_commander = pieces
+            .iter()
+            .any(|p| p.colour() == seat && is_commander(p.flags().bits()));
+        if !own_commander {
+            return Some(WinReason::CommanderCaptured);
+        }
+        let controlled_non_commander = pieces
+            .iter()
+            .any(|p| self.controllers[idx(p.colour())] == seat && !is_commander(p.flags().bits()));
+        if self.rules.elimination == Elimination::Strict && !controlled_non_commander {
+            return Some(WinReason::OnlyCommanders);
+        }
+        None
+    }
+
+    /// The winners of a decided four-player game: the last player in play (free-for-all),
+    /// the team with a player in play when the other has none (partnership).
+    pub fn winners(&self) -> Option<SeatSet> {
+        let in_play: Vec<Seat> = Seat::ALL
+            .into_iter()
+            .filter(|&s| self.in_play[idx(s)])
+            .collect();
+        match self.variant {
+            Variant::Partnership => {
+                let gy = in_play
+                    .iter()
+                    .any(|&s| s == Seat::Green || s == Seat::Yellow);
+                let rb = in_play.iter().any(|&s| s == Seat::Red || s == Seat::Blue);
+                match (gy, rb) {
+                    (true, false) => Some(SeatSet::only(Seat::Green).with(Seat::Yellow)),
+                    (false, true) => Some(SeatSet::only(Seat::Red).with(Seat::Blue)),
+                    _ => None,
+                }
+            }
+            _ => (in_play.len() == 1).then(|| SeatSet::only(in_play[0])),
+        }
+    }
+
+    /// The state after the legal move `mv`. Two players: the opponent is checked for
+    /// elimination. Four players: after a capture every other player in play is checked in
+    /// turn order after the mover; an eliminated player's colours pass to the mover
+    /// (free-for-all) or to his partner if in play (partnership, absorbed); under the bare
+    /// commander option his commander leaves the board when only commanders were left;
+    /// then the turn passes to the next seat someone plays (after the end of the game:
+    /// simply the next seat).
     pub fn after(&self, mv: Move) -> RefState {
         let board = board_after(&self.board, mv);
-        let next = other(self.turn);
-        let decided = eliminated(&board, next, self.rules.elimination).is_some();
-        RefState {
-            board,
-            turn: next,
-            rules: self.rules,
-            decided,
+        if !self.four() {
+            let next = other(self.turn);
+            let decided = eliminated(&board, next, self.rules.elimination).is_some();
+            return RefState {
+                board,
+                turn: next,
+                decided,
+                ..self.clone()
+            };
         }
+        let capture = mv.from() != mv.to() && self.board.piece_at(mv.to()).is_some();
+        let mover = self.player_of(self.turn).expect("a player to move");
+        let mut next = RefState {
+            board,
+            ..self.clone()
+        };
+        if capture {
+            let mut seat = mover;
+            for _ in 0..3 {
+                seat = next_seat(seat);
+                if !next.in_play[idx(seat)] {
+                    continue;
+                }
+                let Some(reason) = next.eliminated4(seat) else {
+                    continue;
+                };
+                next.in_play[idx(seat)] = false;
+                if reason == WinReason::OnlyCommanders
+                    && self.rules.bare_commander == BareCommander::Removed
+                {
+                    for sq in Square::ALL {
+                        if next
+                            .board
+                            .piece_at(sq)
+                            .is_some_and(|p| p.colour() == seat && is_commander(p.flags().bits()))
+                        {
+                            next.board.remove(sq);
+                        }
+                    }
+                }
+                let heir = match self.variant {
+                    Variant::Partnership => (self.rules.partner_elimination
+                        == PartnerElimination::Absorbed
+                        && next.in_play[idx(partner_of(seat))])
+                    .then(|| partner_of(seat)),
+                    _ => Some(mover),
+                };
+                if let Some(heir) = heir {
+                    for c in Seat::ALL {
+                        if next.controllers[idx(c)] == seat {
+                            next.controllers[idx(c)] = heir;
+                        }
+                    }
+                }
+            }
+        }
+        next.decided = next.winners().is_some();
+        let mut t = next_seat(self.turn);
+        if !next.decided {
+            while next.player_of(t).is_none() {
+                t = next_seat(t);
+            }
+        }
+        next.turn = t;
+        next
     }
 }
 
