@@ -7,3 +7,4 @@ pub use ploy_search as search;
 pub use ploy_sheet as sheet;
 
 pub mod engine;
+pub mod play;
