@@ -211,7 +211,9 @@ type Out = Arc<Mutex<Box<dyn Write + Send>>>;
 
 fn say(out: &Out, line: &str) {
     // A closed output leaves nothing to tell; the loop ends at the end of the input.
-    let mut w = out.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut w = out
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let _ = writeln!(w, "{line}");
     let _ = w.flush();
 }
@@ -423,7 +425,9 @@ impl Session {
             "hash" => {
                 let mb: usize = v.parse().map_err(|_| bad())?;
                 if !(1..=MAX_HASH_MB).contains(&mb) {
-                    return Err(format!("option `Hash`: {mb} is not within 1..={MAX_HASH_MB}"));
+                    return Err(format!(
+                        "option `Hash`: {mb} is not within 1..={MAX_HASH_MB}"
+                    ));
                 }
                 s.hash_mb = mb;
                 let _ = self.jobs.send(Job::Hash(mb));

@@ -32,11 +32,11 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use ploy_core::{
-    BareCommander, Elimination, Game, Move, PartnerElimination, Piece, PieceKind,
-    Position, Rotation, Rules, Seat, Square, Variant,
+    BareCommander, Elimination, Game, Move, PartnerElimination, Piece, PieceKind, Position,
+    Rotation, Rules, Seat, Square, Variant,
 };
 use ploy_notation::{AlgebraicMove, PositionString};
-use ploy_search::{Info, Limits, Score};
+use ploy_search::{Info, Limits, Score, SearchResult};
 use ploy_sheet::{ResultText, SavedGame};
 
 use crate::engine::{Engine, read_move, variant_name};
@@ -120,7 +120,12 @@ impl Default for Options {
         Options {
             variant: Variant::TwoPlayer,
             rules: Rules::standard(),
-            players: [Player::Human, Player::Engine, Player::Engine, Player::Engine],
+            players: [
+                Player::Human,
+                Player::Engine,
+                Player::Engine,
+                Player::Engine,
+            ],
             strength: Strength::MoveTime(Duration::from_secs(2)),
             hash_mb: crate::engine::DEFAULT_HASH_MB,
             colour: false,
@@ -213,7 +218,12 @@ impl Options {
             }
         }
         if !players_given && o.variant.is_four_player() {
-            o.players = [Player::Human, Player::Engine, Player::Engine, Player::Engine];
+            o.players = [
+                Player::Human,
+                Player::Engine,
+                Player::Engine,
+                Player::Engine,
+            ];
         }
         Ok(o)
     }
@@ -244,7 +254,7 @@ fn parse_variant(text: &str) -> Option<Variant> {
 
 fn parse_seconds(text: &str) -> Option<Duration> {
     let s: f64 = text.parse().ok()?;
-    (s.is_finite() && s >= 0.0 && s < 1e9).then(|| Duration::from_secs_f64(s))
+    (s.is_finite() && (0.0..1e9).contains(&s)).then(|| Duration::from_secs_f64(s))
 }
 
 fn parse_strength(kind: &str, value: &str) -> Result<Strength, String> {
@@ -272,7 +282,11 @@ fn parse_strength(kind: &str, value: &str) -> Result<Strength, String> {
                 .filter(|d| (1..=100).contains(d))
                 .ok_or_else(bad)?,
         ),
-        _ => return Err(format!("unknown strength `{kind}`: time, clock, nodes or depth")),
+        _ => {
+            return Err(format!(
+                "unknown strength `{kind}`: time, clock, nodes or depth"
+            ));
+        }
     })
 }
 
@@ -375,10 +389,7 @@ pub fn board_picture(pos: &Position, last: Option<(Move, bool)>, colour: bool) -
                     };
                     let bold = piece.is_some_and(|p| p.kind() == PieceKind::Commander);
                     let bold = if bold { "\x1b[1m" } else { "" };
-                    let _ = write!(
-                        out,
-                        "{bg}{left}{fg}{bold}{cells}\x1b[0m{bg}{right}\x1b[0m"
-                    );
+                    let _ = write!(out, "{bg}{left}{fg}{bold}{cells}\x1b[0m{bg}{right}\x1b[0m");
                 } else {
                     out.push(left);
                     out.push_str(&cells);
@@ -791,29 +802,31 @@ impl<W: Write> Session<W> {
 
     /// Runs the engine on the current position, with the thinking line; `None` (after a
     /// message) if it cannot.
-    fn think(&mut self, limits: &Limits) -> io::Result<Option<(Move, Score, u32, u64, Duration)>> {
+    fn think(&mut self, limits: &Limits) -> io::Result<Option<(Move, SearchResult<Move>)>> {
         let pos = self.game.position().clone();
         let live = self.opts.live;
         let out = &mut self.out;
         let mut wrote_live = false;
-        let result = self.engine.search(&self.game, limits, |info: &Info<'_, Move>| {
-            let mut line = format!(
-                "thinking: depth {} score {} nodes/s {} time {} s line {}",
-                info.depth,
-                score_text(info.score),
-                rate(info.nps),
-                secs(info.time),
-                line_text(&pos, info.pv)
-            );
-            if live {
-                line.truncate(110);
-                let _ = write!(out, "\r\x1b[K{line}");
-                wrote_live = true;
-            } else {
-                let _ = writeln!(out, "{line}");
-            }
-            let _ = out.flush();
-        });
+        let result = self
+            .engine
+            .search(&self.game, limits, |info: &Info<'_, Move>| {
+                let mut line = format!(
+                    "thinking: depth {} score {} nodes/s {} time {} s line {}",
+                    info.depth,
+                    score_text(info.score),
+                    rate(info.nps),
+                    secs(info.time),
+                    line_text(&pos, info.pv)
+                );
+                if live {
+                    line.truncate(110);
+                    let _ = write!(out, "\r\x1b[K{line}");
+                    wrote_live = true;
+                } else {
+                    let _ = writeln!(out, "{line}");
+                }
+                let _ = out.flush();
+            });
         if wrote_live {
             write!(self.out, "\r\x1b[K")?;
         }
@@ -822,20 +835,19 @@ impl<W: Write> Session<W> {
                 self.say(&format!("The engine cannot move here: {e}."))?;
                 Ok(None)
             }
-            Ok(r) => Ok(r.best_move.map(|m| {
-                let nps = ploy_search::nps(r.nodes, r.time);
-                (m, r.score, r.depth, nps, r.time)
-            })),
+            Ok(r) => Ok(r.best_move.map(|m| (m, r))),
         }
     }
 
     fn engine_move(&mut self) -> io::Result<()> {
         let seat = self.game.position().mover();
         let limits = self.limits_for(seat);
-        let Some((mv, score, depth, nps, time)) = self.think(&limits)? else {
+        let Some((mv, r)) = self.think(&limits)? else {
             self.paused = true;
             return Ok(());
         };
+        let (score, depth, nps, time) =
+            (r.score, r.depth, ploy_search::nps(r.nodes, r.time), r.time);
         let before = self.game.position().clone();
         let (text, _) = describe(&before, mv);
         let msg = format!(
@@ -868,7 +880,8 @@ impl<W: Write> Session<W> {
             _ => self.limits_for(self.game.position().mover()),
         };
         let pos = self.game.position().clone();
-        if let Some((mv, score, depth, _, _)) = self.think(&limits)? {
+        if let Some((mv, r)) = self.think(&limits)? {
+            let (score, depth) = (r.score, r.depth);
             let text = AlgebraicMove::from_move(&pos, mv);
             self.say(&format!(
                 "Hint: {text}   [depth {depth}, score {}]",
@@ -1001,8 +1014,7 @@ impl<W: Write> Session<W> {
 
     /// Whether a command that would drop the game may go ahead; if not, says why.
     fn may_discard(&mut self, command: &str) -> io::Result<bool> {
-        if !self.dirty || self.game.moves().is_empty() || self.confirm.as_deref() == Some(command)
-        {
+        if !self.dirty || self.game.moves().is_empty() || self.confirm.as_deref() == Some(command) {
             return Ok(true);
         }
         let n = self.game.moves().len();
@@ -1199,11 +1211,10 @@ impl<W: Write> Session<W> {
                             self.play(mv)?;
                         }
                         Err(e) => {
-                            let looks_like_move = cmd
-                                .bytes()
-                                .next()
-                                .is_some_and(|b| (b'a'..=b'i').contains(&b.to_ascii_lowercase()))
-                                && cmd.bytes().nth(1).is_some_and(|b| b.is_ascii_digit());
+                            let looks_like_move =
+                                cmd.bytes().next().is_some_and(|b| {
+                                    (b'a'..=b'i').contains(&b.to_ascii_lowercase())
+                                }) && cmd.as_bytes().get(1).is_some_and(u8::is_ascii_digit);
                             if looks_like_move {
                                 self.say(&format!("Not a legal move: {e}."))?;
                             } else {

@@ -165,7 +165,10 @@ fn check_info(line: &str) {
 fn a_protocol_session() {
     let mut e = Engine::start();
     let hello = e.until("uciok");
-    assert_eq!(hello[0], "id name ploy 0.1.0".replace("0.1.0", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        hello[0],
+        "id name ploy 0.1.0".replace("0.1.0", env!("CARGO_PKG_VERSION"))
+    );
     assert!(hello[1].starts_with("id author "));
     for name in [
         "Hash",
@@ -224,7 +227,10 @@ fn a_protocol_session() {
     e.send("d");
     let shown = e.next("the position");
     assert!(shown.starts_with("info string position "), "{shown}");
-    assert!(shown.ends_with(" w"), "Red to move after three plies: {shown}");
+    assert!(
+        shown.ends_with(" w"),
+        "Red to move after three plies: {shown}"
+    );
     e.next("the outcome");
 
     // `stop` answers at once with the best move so far.
@@ -235,7 +241,10 @@ fn a_protocol_session() {
     e.send("stop");
     let lines = e.until("bestmove");
     assert!(asked.elapsed() < Duration::from_secs(2), "{lines:?}");
-    assert!(lines.last().unwrap().len() == "bestmove e3-e4-0".len(), "{lines:?}");
+    assert!(
+        lines.last().unwrap().len() == "bestmove e3-e4-0".len(),
+        "{lines:?}"
+    );
 
     // Node budget and clock.
     e.send("go nodes 3000");
@@ -294,7 +303,10 @@ fn a_protocol_session() {
             assert!(status.success(), "{status}");
             break;
         }
-        assert!(started.elapsed() < WAIT, "the engine did not exit after quit");
+        assert!(
+            started.elapsed() < WAIT,
+            "the engine did not exit after quit"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
 }

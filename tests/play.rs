@@ -31,8 +31,8 @@ fn temp(name: &str) -> PathBuf {
 /// (found by the engine at depth 3, written in Tensi's notation).
 const GREEN: [&str; 24] = [
     "c2-c4", "g2-g4", "e3-e4", "d1-a4", "f1-i4", "c4-d5", "d5xd7", "g1-i3", "a4-b5", "c1-a3",
-    "a3-d6", "e4-e5", "i4-h5", "e2-e4", "e4-3", "f3-f4", "d2+3", "h1-h3", "h3+4", "h3-2",
-    "h5-i6", "g4-f5", "d7xe8", "e8xe9#",
+    "a3-d6", "e4-e5", "i4-h5", "e2-e4", "e4-3", "f3-f4", "d2+3", "h1-h3", "h3+4", "h3-2", "h5-i6",
+    "g4-f5", "d7xe8", "e8xe9#",
 ];
 
 /// The whole game as input lines: Red's turns alternate between the university string
@@ -71,9 +71,15 @@ fn a_scripted_game_is_played_to_the_end_saved_and_exported() {
     lines.push("quit".to_owned());
     let out = session(humans(), &(lines.join("\n") + "\n"));
 
-    assert!(out.contains("Not a legal move: `e3-e5`: not legal here"), "{out}");
+    assert!(
+        out.contains("Not a legal move: `e3-e5`: not legal here"),
+        "{out}"
+    );
     assert!(out.contains("Not a legal move: `e3-e4-9`"), "{out}");
-    assert!(out.contains("`frobnicate` is neither a move nor a command"), "{out}");
+    assert!(
+        out.contains("`frobnicate` is neither a move nor a command"),
+        "{out}"
+    );
     assert!(out.contains("`save` needs a file name"), "{out}");
     assert!(out.contains("depth: `zero` is not valid here"), "{out}");
     assert!(out.contains("Took back e3-e4."), "{out}");
@@ -81,8 +87,14 @@ fn a_scripted_game_is_played_to_the_end_saved_and_exported() {
     // After each mistake the same player is asked again.
     assert!(out.contains("green> e3-e5\nNot a legal move"), "{out}");
     assert!(out.contains("green> frobnicate\n`frobnicate`"), "{out}");
-    assert!(out.contains("Last move: Green d5xd7 (captured red's shield)"), "{out}");
-    assert!(out.contains("Last move: Green e8xe9# (captured red's commander)"), "{out}");
+    assert!(
+        out.contains("Last move: Green d5xd7 (captured red's shield)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Last move: Green e8xe9# (captured red's commander)"),
+        "{out}"
+    );
     assert!(
         out.contains("Game over: Green wins, commander captured."),
         "{out}"
@@ -115,7 +127,10 @@ fn a_scripted_game_is_played_to_the_end_saved_and_exported() {
     assert!(out.contains("Loaded the score sheet"), "{out}");
     assert!(out.contains("47 moves"), "{out}");
     assert!(out.contains("Took back e8xe9#."), "{out}");
-    assert!(out.contains("Game over: Green wins, commander captured."), "{out}");
+    assert!(
+        out.contains("Game over: Green wins, commander captured."),
+        "{out}"
+    );
     // Not saved since the undo: the first `quit` warns, the second quits.
     assert!(out.contains("is not saved"), "{out}");
     assert!(out.trim_end().ends_with("ploy> quit"), "{out}");
@@ -133,7 +148,10 @@ fn quitting_an_unsaved_game_says_so() {
     );
     // The end of the input with an unsaved game says so too.
     let out = session(humans(), "e3-e4\n");
-    assert!(out.contains("End of input: the game (1 moves) was not saved."), "{out}");
+    assert!(
+        out.contains("End of input: the game (1 moves) was not saved."),
+        "{out}"
+    );
     // `new` with an unsaved game asks first as well.
     let out = session(humans(), "e3-e4\nnew\nnew partnership\nquit\n");
     assert!(out.contains("is not saved"), "{out}");
@@ -191,7 +209,12 @@ fn four_player_games() {
     // Partnership: the engine plays the teams.
     let options = Options {
         variant: Variant::Partnership,
-        players: [Player::Human, Player::Engine, Player::Engine, Player::Engine],
+        players: [
+            Player::Human,
+            Player::Engine,
+            Player::Engine,
+            Player::Engine,
+        ],
         strength: Strength::Depth(1),
         ..Options::default()
     };
