@@ -232,27 +232,24 @@ fn search_thread(jobs: mpsc::Receiver<Job>, done: mpsc::Sender<()>, out: Out) {
                 infinite,
                 stop,
             } => {
-                let answer = match engine.search(&game, &limits, |info| {
-                    say(&out, &format!("info {info}"));
-                }) {
-                    Ok(result) => {
-                        if let Some(o) = game.outcome() {
-                            say(
-                                &out,
-                                &format!(
-                                    "info string game over: {}",
-                                    ploy_sheet::ResultText(Some(o))
-                                ),
-                            );
-                        }
-                        match result.best_move {
+                let answer = if let Some(o) = game.outcome() {
+                    // Decided, by the board or by a draw rule of the game (the position
+                    // alone may still have moves): nothing to search.
+                    let result = ploy_sheet::ResultText(Some(o));
+                    say(&out, &format!("info string game over: {result}"));
+                    "bestmove none".to_owned()
+                } else {
+                    match engine.search(&game, &limits, |info| {
+                        say(&out, &format!("info {info}"));
+                    }) {
+                        Ok(result) => match result.best_move {
                             Some(mv) => format!("bestmove {}", UniversityMove::from(mv)),
                             None => "bestmove none".to_owned(),
+                        },
+                        Err(e) => {
+                            say(&out, &format!("info string error {e}"));
+                            "bestmove none".to_owned()
                         }
-                    }
-                    Err(e) => {
-                        say(&out, &format!("info string error {e}"));
-                        "bestmove none".to_owned()
                     }
                 };
                 // `go infinite` answers only when told to stop.

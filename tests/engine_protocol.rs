@@ -261,7 +261,26 @@ fn a_protocol_session() {
     e.send(&format!("position fen {red_without_commander}"));
     e.send("go depth 3");
     let lines = e.until("bestmove");
-    assert_eq!(lines.last().unwrap(), "bestmove none", "{lines:?}");
+    assert_eq!(
+        lines,
+        [
+            "info string game over: Green wins, commander captured",
+            "bestmove none"
+        ]
+    );
+    // A game drawn by a rule of the game, though the position alone has moves.
+    e.send("setoption name No-capture limit value 2");
+    e.send("position startpos moves e3-e4-0 e9-e9-1");
+    e.send("go depth 1");
+    let lines = e.until("bestmove");
+    assert_eq!(
+        lines,
+        [
+            "info string game over: draw, no-capture limit",
+            "bestmove none"
+        ]
+    );
+    e.send("setoption name Rules value standard");
 
     // Rule options: single-step rotation makes a three-step turn illegal.
     e.send("setoption name Rotation value single-step");
