@@ -389,7 +389,11 @@ pub fn board_picture(pos: &Position, last: Option<(Move, bool)>, colour: bool) -
                     };
                     let bold = piece.is_some_and(|p| p.kind() == PieceKind::Commander);
                     let bold = if bold { "\x1b[1m" } else { "" };
-                    let _ = write!(out, "{bg}{left}{fg}{bold}{cells}\x1b[0m{bg}{right}\x1b[0m");
+                    if bg.is_empty() && fg.is_empty() {
+                        let _ = write!(out, "{left}{cells}{right}");
+                    } else {
+                        let _ = write!(out, "{bg}{left}{fg}{bold}{cells}{right}\x1b[0m");
+                    }
                 } else {
                     out.push(left);
                     out.push_str(&cells);
@@ -672,9 +676,14 @@ impl<W: Write> Session<W> {
             .iter()
             .map(|s| {
                 let mut t = format!(
-                    "{}={} {}",
+                    "{}={}{} {}",
                     seat_char(s).to_ascii_uppercase(),
                     title(s),
+                    match (pos.variant(), s) {
+                        (Variant::TwoPlayer, Seat::Green) => "/b",
+                        (Variant::TwoPlayer, _) => "/w",
+                        _ => "",
+                    },
                     match self.players[s.index()] {
                         Player::Human => "(human)",
                         Player::Engine => "(engine)",
@@ -691,7 +700,7 @@ impl<W: Write> Session<W> {
             })
             .collect();
         self.say(&format!(
-            "   {}; capital letter = commander; | - / \\ = flags",
+            "   {}; capital = commander; | - / \\ = flags; b/w as in position strings",
             seats.join(", ")
         ))?;
         if let Some((_, _, msg)) = last {
