@@ -699,8 +699,13 @@ impl<W: Write> Session<W> {
                 t
             })
             .collect();
+        let names = if pos.variant() == Variant::TwoPlayer {
+            "; b/w: the sides' letters in position strings"
+        } else {
+            ""
+        };
         self.say(&format!(
-            "   {}; capital = commander; | - / \\ = flags; b/w as in position strings",
+            "   {}; capital = commander; | - / \\ = flags{names}",
             seats.join(", ")
         ))?;
         if let Some((_, _, msg)) = last {
