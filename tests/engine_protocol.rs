@@ -33,12 +33,18 @@ fn engine_binary() -> PathBuf {
         } else {
             "test"
         };
-        let built = Command::new(cargo)
+        let mut build = Command::new(cargo);
+        build
             .args(["build", "--quiet", "--offline", "--example", "engine"])
             .args(["--profile", profile, "--target-dir"])
             .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status();
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        // The features this test was built with, so that the build matches the one
+        // `cargo test` made of the examples (and is a no-op).
+        if cfg!(feature = "serde") {
+            build.args(["--features", "serde"]);
+        }
+        let built = build.status();
         match built {
             Ok(status) => assert!(status.success(), "building the engine example failed"),
             // No cargo to run: use the binary `cargo test` built, if there is one.
