@@ -307,6 +307,20 @@ fn a_protocol_session() {
     e.send("go depth 1");
     let lines = e.until("bestmove");
     assert_ne!(lines.last().unwrap(), "bestmove none", "{lines:?}");
+    // A four-player position string, with a move: Red's shield on b7 turns, Yellow is next.
+    let red_to_move = "partnership ,r84,r170,r56,,b56,b170,b84,/,r24,r40,r48,,b24,b40,b48,/,\
+        r16,r16,r16,,b16,b16,b16,/,,,,,,,,/,,,,,,,,/,,,,,,,,/,g1,g1,g1,,y1,y1,y1,/,g6,g130,g129,,\
+        y3,y130,y129,/,g69,g170,g131,,y131,y170,y69, r gryb -";
+    e.send(&format!("position fen {red_to_move} moves b7-b7-1"));
+    e.send("d");
+    let shown = e.next("the position");
+    assert!(
+        shown.starts_with("info string position partnership "),
+        "{shown}"
+    );
+    assert!(shown.contains("/,r32,r16,r16,,b16"), "{shown}");
+    assert!(shown.ends_with(" y gryb -"), "{shown}");
+    e.next("the outcome");
     e.send("position ffa");
     e.send("go depth 1");
     let lines = e.until("bestmove");
