@@ -15,6 +15,10 @@ use std::io::{self, BufReader, IsTerminal};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    if std::env::args().any(|a| a == "-h" || a == "--help") {
+        println!("{}", ploy::play::USAGE);
+        return ExitCode::SUCCESS;
+    }
     let tty_out = io::stdout().is_terminal();
     let mut options = match ploy::play::Options::from_args(std::env::args().skip(1)) {
         Ok(o) => o,

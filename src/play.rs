@@ -339,8 +339,9 @@ Commands:
   undo              take back the last move (and the engine's reply)
   hint              the engine's suggestion
   go                let the engine make the next move
-  save FILE         save the game record        load FILE   load a record or score sheet
-  sheet FILE        export the score sheet (tab-separated text, for spreadsheets)
+  save FILE         save the game record (e.g. game.plg)
+  load FILE         load a game record or a score sheet
+  sheet FILE        export the score sheet (tab-separated text for spreadsheets, e.g. game.txt)
   new [WORDS]       a new game; WORDS: two-player ffa partnership standard university
                     strict relaxed any single-step repetition no-repetition limit N
                     no-limit absorbed plays-on stays removed
