@@ -66,17 +66,10 @@ fn run() -> Result<(), String> {
     }
     let limits = limits.unwrap_or_else(|| for_time(Duration::from_secs(1)));
     let mut searcher = Searcher::new(Config::default(), Evaluation::default());
+    // The info line's format lives in ploy-search (`Display` for `Info`), shared with the
+    // engine protocol.
     let result = searcher.search(&EvalPosition::new(pos), &[], &limits, |info| {
-        let pv: Vec<String> = info.pv.iter().map(|m| format!("{m:?}")).collect();
-        println!(
-            "depth {} score {} nodes {} nps {} time {} pv {}",
-            info.depth,
-            info.score,
-            info.nodes,
-            info.nps,
-            info.time.as_millis(),
-            pv.join(" ")
-        );
+        println!("{info}");
     });
     match result.best_move {
         Some(m) => println!("{}", move_string(m)),

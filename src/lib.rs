@@ -5,3 +5,6 @@ pub use ploy_core as core;
 pub use ploy_notation as notation;
 pub use ploy_search as search;
 pub use ploy_sheet as sheet;
+
+pub mod engine;
+pub mod play;

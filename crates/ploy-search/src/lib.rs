@@ -125,6 +125,7 @@ mod game;
 mod limits;
 mod ploy;
 mod positions;
+mod protocol;
 mod reference;
 mod score;
 mod search;

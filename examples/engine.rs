@@ -1,0 +1,32 @@
+//! The engine protocol: a UCI-style line protocol on standard input and output, so that
+//! other programs (GUIs, tournament managers, bots, test harnesses) can use the engine.
+//!
+//! ```text
+//! cargo run --release --example engine
+//! ```
+//!
+//! The protocol is documented in `docs/PROTOCOL.md`; the logic is
+//! [`ploy::engine::run_protocol`]. A short session:
+//!
+//! ```text
+//! position startpos moves e3-e4-0
+//! go depth 3
+//! info depth 1 score ... nodes ... nps ... time ... pv ...
+//! ...
+//! bestmove e7-e6-0
+//! quit
+//! ```
+
+use std::io::{self, BufReader};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let input = BufReader::new(io::stdin());
+    match ploy::engine::run_protocol(input, io::stdout()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("engine: reading standard input: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! End-to-end tests of the `play` example's session, driven in-process through
+//! `ploy::play::run` with a scripted input (the example only wires it to stdin/stdout).
+
+use std::io::Cursor;
+use std::path::PathBuf;
+
+use ploy::core::{Outcome, Seat, Variant, WinReason};
+use ploy::play::{Options, Player, Strength, run};
+
+/// Runs a session on `script` and returns everything it wrote.
+fn session(options: Options, script: &str) -> String {
+    let mut out = Vec::new();
+    run(Cursor::new(script.as_bytes().to_vec()), &mut out, options).expect("session runs");
+    String::from_utf8(out).expect("utf-8 output")
+}
+
+fn humans() -> Options {
+    Options {
+        players: [Player::Human; 4],
+        strength: Strength::Depth(1),
+        echo: true,
+        ..Options::default()
+    }
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("ploy-play-test-{}-{name}", std::process::id()))
+}
+
+/// Green's moves of a short game in which Red only turns his commander back and forth
+/// (found by the engine at depth 3, written in Tensi's notation).
+const GREEN: [&str; 24] = [
+    "c2-c4", "g2-g4", "e3-e4", "d1-a4", "f1-i4", "c4-d5", "d5xd7", "g1-i3", "a4-b5", "c1-a3",
+    "a3-d6", "e4-e5", "i4-h5", "e2-e4", "e4-3", "f3-f4", "d2+3", "h1-h3", "h3+4", "h3-2", "h5-i6",
+    "g4-f5", "d7xe8", "e8xe9#",
+];
+
+/// The whole game as input lines: Red's turns alternate between the university string
+/// and Tensi's notation (`e9-1` is one step clockwise, `e9+1` one step back).
+fn game_lines() -> Vec<String> {
+    let mut lines = Vec::new();
+    for (i, g) in GREEN.iter().enumerate() {
+        lines.push((*g).to_owned());
+        if i + 1 < GREEN.len() {
+            lines.push(if i % 2 == 0 { "e9-e9-1" } else { "e9+1" }.to_owned());
+        }
+    }
+    lines
+}
+
+#[test]
+fn a_scripted_game_is_played_to_the_end_saved_and_exported() {
+    let record = temp("scripted.plg");
+    let sheet = temp("scripted.txt");
+    let mut lines = vec![
+        // Mistakes first: each gets a message and the same prompt.
+        "e3-e5".to_owned(),
+        "e3-e4-9".to_owned(),
+        "frobnicate".to_owned(),
+        "save".to_owned(),
+        "level depth zero".to_owned(),
+        // A move taken back and played again.
+        "e3-e4".to_owned(),
+        "undo".to_owned(),
+        "hint".to_owned(),
+    ];
+    lines.extend(game_lines());
+    lines.push("e5-e6".to_owned()); // the game is over
+    lines.push(format!("save {}", record.display()));
+    lines.push(format!("sheet {}", sheet.display()));
+    lines.push("quit".to_owned());
+    let out = session(humans(), &(lines.join("\n") + "\n"));
+
+    assert!(
+        out.contains("Not a legal move: `e3-e5`: not legal here"),
+        "{out}"
+    );
+    assert!(out.contains("Not a legal move: `e3-e4-9`"), "{out}");
+    assert!(
+        out.contains("`frobnicate` is neither a move nor a command"),
+        "{out}"
+    );
+    assert!(out.contains("`save` needs a file name"), "{out}");
+    assert!(out.contains("depth: `zero` is not valid here"), "{out}");
+    assert!(out.contains("Took back e3-e4."), "{out}");
+    assert!(out.contains("Hint: "), "{out}");
+    // After each mistake the same player is asked again.
+    assert!(out.contains("green> e3-e5\nNot a legal move"), "{out}");
+    assert!(out.contains("green> frobnicate\n`frobnicate`"), "{out}");
+    assert!(
+        out.contains("Last move: Green d5xd7 (captured red's shield)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Last move: Green e8xe9# (captured red's commander)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Game over: Green wins, commander captured."),
+        "{out}"
+    );
+    assert!(out.contains("the game is over"), "{out}");
+    assert!(out.contains("Game saved to"), "{out}");
+    assert!(out.contains("Score sheet exported to"), "{out}");
+    // Saved, so `quit` quits at once.
+    assert!(out.trim_end().ends_with("ploy> quit"), "{out}");
+
+    // The record and the sheet hold the whole game.
+    let won = Outcome::win(Seat::Green, WinReason::CommanderCaptured);
+    let saved = ploy::sheet::read_record(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(saved.game.moves().len(), 47);
+    assert_eq!(saved.game.outcome(), Some(won));
+    assert_eq!(saved.header.players.get(Seat::Green), Some("human"));
+    let text = std::fs::read_to_string(&sheet).unwrap();
+    assert!(text.starts_with("Ploy score sheet\n"), "{text}");
+    assert!(text.contains("\n1\tc2-c4\te9-1\n"), "{text}");
+    assert!(text.contains("\td7xe8\te9-1\n24\te8xe9#\n"), "{text}");
+    let from_sheet = ploy::sheet::read_sheet(&text).unwrap();
+    assert_eq!(from_sheet.game, saved.game);
+
+    // Load it again (the sheet this time), take the last move back, play it again.
+    let script = format!(
+        "load {}\nundo\nposition\ne8xe9\nquit\nquit\n",
+        sheet.display()
+    );
+    let out = session(humans(), &script);
+    assert!(out.contains("Loaded the score sheet"), "{out}");
+    assert!(out.contains("47 moves"), "{out}");
+    assert!(out.contains("Took back e8xe9#."), "{out}");
+    assert!(
+        out.contains("Game over: Green wins, commander captured."),
+        "{out}"
+    );
+    // Not saved since the undo: the first `quit` warns, the second quits.
+    assert!(out.contains("is not saved"), "{out}");
+    assert!(out.trim_end().ends_with("ploy> quit"), "{out}");
+
+    let _ = std::fs::remove_file(record);
+    let _ = std::fs::remove_file(sheet);
+}
+
+#[test]
+fn quitting_an_unsaved_game_says_so() {
+    let out = session(humans(), "e3-e4\nquit\nquit\n");
+    assert!(
+        out.contains("The game (1 moves) is not saved. Type `save FILE` to keep it"),
+        "{out}"
+    );
+    // The end of the input with an unsaved game says so too.
+    let out = session(humans(), "e3-e4\n");
+    assert!(
+        out.contains("End of input: the game (1 moves) was not saved."),
+        "{out}"
+    );
+    // `new` with an unsaved game asks first as well.
+    let out = session(humans(), "e3-e4\nnew\nnew partnership\nquit\n");
+    assert!(out.contains("is not saved"), "{out}");
+    assert!(out.contains("New game: partnership"), "{out}");
+}
+
+#[test]
+fn the_engine_plays_itself_to_the_end() {
+    let options = Options {
+        players: [Player::Engine; 4],
+        strength: Strength::Depth(1),
+        ..Options::default()
+    };
+    let out = session(options, "quit\nquit\n");
+    assert!(out.contains("(engine) plays"), "{out}");
+    assert!(out.contains("thinking: depth 1 score "), "{out}");
+    assert!(out.contains("Game over: "), "{out}");
+}
+
+#[test]
+fn human_against_engine_either_side() {
+    // The engine plays Green (first) and answers each of Red's moves.
+    let options = Options {
+        players: [Player::Engine, Player::Human, Player::Human, Player::Human],
+        strength: Strength::Nodes(2000),
+        echo: true,
+        ..Options::default()
+    };
+    let out = session(options, "e9+1\nhint\ngo\nundo\nundo\nundo\nquit\n");
+    // Green's first move, its answer to e9+1, and its answer to the move `go` made for Red.
+    assert_eq!(out.matches("Green (engine) plays").count(), 3, "{out}");
+    assert!(out.contains("Red (engine) plays"), "{out}"); // `go` on Red's turn
+    assert!(out.contains("Hint: "), "{out}");
+    // Each `undo` goes back to Red's turn; the last one to the start, where the engine
+    // waits instead of moving again at once.
+    assert_eq!(out.matches("Took back").count(), 3, "{out}");
+    assert!(out.contains("The engine waits: type `go`"), "{out}");
+    assert!(out.trim_end().ends_with("green> quit"), "{out}");
+
+    // The player Green against the engine at a whole-game clock.
+    let options = Options {
+        strength: Strength::Clock {
+            base: std::time::Duration::from_secs(2),
+            increment: std::time::Duration::from_millis(10),
+        },
+        ..Options::default()
+    };
+    let out = session(options, "e3-e4\nquit\nquit\n");
+    assert!(out.contains("Red (engine) plays"), "{out}");
+    assert!(out.contains("Clocks: Green "), "{out}");
+}
+
+#[test]
+fn four_player_games() {
+    // Partnership: the engine plays the teams.
+    let options = Options {
+        variant: Variant::Partnership,
+        players: [
+            Player::Human,
+            Player::Engine,
+            Player::Engine,
+            Player::Engine,
+        ],
+        strength: Strength::Depth(1),
+        ..Options::default()
+    };
+    let out = session(options, "moves\nquit\nquit\n");
+    assert!(out.contains("Rules: partnership"), "{out}");
+    assert!(out.contains("Ply 1: Green to move (human)."), "{out}");
+    let opts = Options::from_args(["--variant", "partnership", "--depth", "1"]).unwrap();
+    let script = "rules\nb2-1\nquit\nquit\n";
+    let out = session(opts, script);
+    assert!(out.contains("Red (engine) plays"), "{out}");
+    assert!(out.contains("Yellow (engine) plays"), "{out}");
+    assert!(out.contains("Blue (engine) plays"), "{out}");
+
+    // Free-for-all: no search yet, said clearly; people play.
+    let opts = Options::from_args(["--variant", "ffa", "--engines"]).unwrap();
+    let out = session(opts, "hint\nred engine\nb2-1\nquit\nquit\n");
+    assert!(
+        out.contains("the engine cannot play free-for-all games yet"),
+        "{out}"
+    );
+    assert!(out.contains("The engine cannot move here"), "{out}");
+    assert!(out.contains("Ply 2: Red to move (human)."), "{out}");
+}
+
+#[test]
+fn rule_options_and_commands() {
+    let opts = Options::from_args([
+        "--humans",
+        "--university",
+        "--relaxed",
+        "--single-step",
+        "--no-capture-limit",
+        "50",
+    ])
+    .unwrap();
+    let out = session(
+        opts,
+        "rules\ne2+3\ne2-1\nnew standard\nnew standard\nrules\nhelp\nquit\n",
+    );
+    assert!(
+        out.contains("two-player; elimination relaxed; rotation single-step; repetition draw off; no-capture limit 50 plies"),
+        "{out}"
+    );
+    // Single-step rotation: a turn by three steps is not legal.
+    assert!(out.contains("Not a legal move: `e2+3`"), "{out}");
+    assert!(out.contains("Last move: Green e2-1"), "{out}");
+    // The second `new` goes ahead; `standard` is the whole preset.
+    assert!(
+        out.contains("New game: two-player; elimination strict; rotation any; repetition draw on; no-capture limit 200 plies"),
+        "{out}"
+    );
+    assert!(out.contains("save FILE"), "{out}");
+
+    assert!(Options::from_args(["--bogus"]).is_err());
+    assert!(Options::from_args(["--time", "x"]).is_err());
+    let o = Options::from_args(["--clock", "5+2", "--red", "human"]).unwrap();
+    assert_eq!(o.players[1], Player::Human);
+    assert!(matches!(o.strength, Strength::Clock { .. }));
+}
+
+#[test]
+fn the_board_shows_owners_flags_and_the_last_move() {
+    let pos = ploy::core::Position::new();
+    let text = ploy::play::board_picture(&pos, None, false);
+    let lines: Vec<&str> = text.lines().collect();
+    // 9 ranks of 3 lines and the file letters.
+    assert_eq!(lines.len(), 28);
+    assert!(lines[27].contains("a    b    c"), "{text}");
+    // The green commander on e1 (diagonal flags), drawn around its capital letter.
+    assert!(lines[24].contains("\\ /"), "{text}");
+    assert!(lines[25].starts_with(" 1 "), "{text}");
+    assert!(lines[25].contains(" G "), "{text}");
+    assert!(lines[26].contains("/ \\"), "{text}");
+}
