@@ -172,13 +172,10 @@ pub fn read_move(game: &Game, text: &str) -> Result<Move, String> {
 pub fn read_position_text(text: &str, variant: Variant, rules: Rules) -> Result<Position, String> {
     match text.trim() {
         "startpos" => Ok(Position::start(variant, rules)),
-        "start" | "two-player" => Ok(Position::start(Variant::TwoPlayer, rules)),
-        "ffa" | "free-for-all" => Ok(Position::start(Variant::FreeForAll, rules)),
-        "partnership" => Ok(Position::start(Variant::Partnership, rules)),
-        t => PositionString::from_ascii(t.as_bytes())
-            .map_err(|e| format!("position: {e}"))?
-            .to_position(rules)
-            .map_err(|e| format!("position: {e}")),
+        "two-player" => Ok(Position::start(Variant::TwoPlayer, rules)),
+        "free-for-all" => Ok(Position::start(Variant::FreeForAll, rules)),
+        // `start`, `ffa`, `partnership` and position strings, as every example reads them.
+        t => ploy_notation::protocol::read_position_arg(t.as_bytes(), rules),
     }
 }
 
