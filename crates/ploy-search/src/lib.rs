@@ -123,6 +123,7 @@
 
 mod game;
 mod limits;
+mod paranoid;
 mod ploy;
 mod positions;
 mod reference;
@@ -132,6 +133,7 @@ mod table;
 
 pub use game::{Evaluator, MAX_MOVES, MoveBuffer, SearchGame, Side, Terminal};
 pub use limits::{Clock, Limits, SystemClock};
+pub use paranoid::{Paranoid, PloyGame};
 pub use ploy::{EvalParams, EvalPosition, Evaluation};
 pub use positions::{bench_positions, random_line, splitmix64};
 pub use reference::negamax;

@@ -1,8 +1,9 @@
 //! [`SearchGame`] for ploy-core's [`Position`], and Ploy's evaluation.
 
 use crate::game::{SearchGame, Side, Terminal};
+use crate::paranoid::{Paranoid, PloyGame};
 use core::cell::Cell;
-use ploy_core::{Move, MoveList, Outcome, PieceKind, Position, Seat, Square};
+use ploy_core::{Move, MoveList, Outcome, PieceKind, Position, Seat, Square, Variant};
 use std::sync::{Arc, LazyLock};
 
 const OFF: u8 = 81;
@@ -112,7 +113,9 @@ impl SearchGame for Position {
         if self.outcome().is_some() {
             return;
         }
-        let turn = self.turn();
+        // The player who moves (in a partnership game a partner may play an absorbed
+        // seat's turn: the seat to move then controls nothing).
+        let turn = self.mover();
         let board = self.board();
         let own = self.friends_of(turn).0;
         let occ = board.occupied().0;
@@ -263,6 +266,8 @@ pub struct Evaluation {
     params: EvalParams,
     /// `placement[colour][kind][square]`.
     placement: Arc<Placement>,
+    /// The same for four-player games (both groups alike: no own back rank).
+    placement4: Arc<Placement>,
 }
 
 impl Evaluation {
@@ -275,13 +280,36 @@ impl Evaluation {
         Evaluation {
             params,
             placement: Arc::new(placement_tables(&params)),
+            placement4: Arc::new(placement_tables_four_player(&params)),
         }
     }
 
     /// `pos` ready for fast evaluation by this evaluation.
+    ///
+    /// # Panics
+    /// If `pos` is a free-for-all position (use [`Evaluation::game`]).
     #[must_use]
     pub fn position(&self, pos: Position) -> EvalPosition {
-        EvalPosition::with_placement(pos, self.placement.clone())
+        let placement = self.placement_for(pos.variant()).clone();
+        EvalPosition::with_placement(pos, placement)
+    }
+
+    /// `pos` ready for search by this evaluation, whatever the variant: the root mover's
+    /// [`PloyGame`] (see [`PloyGame::new`]).
+    #[must_use]
+    pub fn game(&self, pos: Position) -> PloyGame {
+        match pos.variant() {
+            Variant::FreeForAll => PloyGame::Paranoid(Paranoid::new(pos)),
+            _ => PloyGame::Sides(self.position(pos)),
+        }
+    }
+
+    fn placement_for(&self, variant: Variant) -> &Arc<Placement> {
+        if variant.is_four_player() {
+            &self.placement4
+        } else {
+            &self.placement
+        }
     }
 
     /// The parameters.
@@ -311,16 +339,37 @@ fn placement_tables(params: &EvalParams) -> Placement {
     }
 }
 
+/// Four-player placement values: the centre terms only, the same for every colour (the
+/// seats sit on different edges and corners, and the centre is where the others are).
+fn placement_tables_four_player(params: &EvalParams) -> Placement {
+    let mut placement = [[[0; 81]; 4]; 2];
+    for table in &mut placement {
+        for (k, row) in table.iter_mut().enumerate() {
+            for (i, v) in row.iter_mut().enumerate() {
+                let (file, rank) = ((i % 9) as i32, (i / 9) as i32);
+                let edge = file.min(8 - file).min(rank).min(8 - rank);
+                *v = params.centre[k] * edge;
+            }
+        }
+    }
+    placement
+}
+
 /// The default evaluation's placement tables, shared by every default [`Evaluation`] and
 /// [`EvalPosition::new`].
 static DEFAULT_PLACEMENT: LazyLock<Arc<Placement>> =
     LazyLock::new(|| Arc::new(placement_tables(&EvalParams::default())));
+
+/// The same for four-player games.
+static DEFAULT_PLACEMENT4: LazyLock<Arc<Placement>> =
+    LazyLock::new(|| Arc::new(placement_tables_four_player(&EvalParams::default())));
 
 impl Default for Evaluation {
     fn default() -> Evaluation {
         Evaluation {
             params: EvalParams::default(),
             placement: DEFAULT_PLACEMENT.clone(),
+            placement4: DEFAULT_PLACEMENT4.clone(),
         }
     }
 }
@@ -449,14 +498,20 @@ struct Tracks {
 }
 
 impl Tracks {
+    /// Two-player and partnership: colours (seats) 0 and 2 are group 0, 1 and 3 group 1.
     fn new(pos: &Position) -> Tracks {
+        Tracks::grouped(pos, |colour| colour.index() & 1)
+    }
+
+    /// The pieces of each colour in group `group(colour)` (0 or 1).
+    fn grouped(pos: &Position, group: impl Fn(Seat) -> usize) -> Tracks {
         let mut t = Tracks {
             rays: [[[0; 8]; 4]; 2],
             by_kind: [[0; 4]; 2],
             colour: [0; 2],
         };
         for (s, p) in pos.board().pieces() {
-            t.toggle(p.colour().index() & 1, p.flags().bits(), s.index());
+            t.toggle(group(p.colour()), p.flags().bits(), s.index());
         }
         t
     }
@@ -541,19 +596,26 @@ impl PartialEq for EvalPosition {
 impl Eq for EvalPosition {}
 
 impl EvalPosition {
-    /// Wraps `pos`.
+    /// Wraps `pos`, a two-player or partnership position (a partnership's teams are the
+    /// two sides: its bitboards track Green + Yellow and Red + Blue).
     ///
     /// # Panics
-    /// If `pos` is not a two-player position (the only variant ploy-core has so far).
+    /// If `pos` is a free-for-all position: search those through [`Paranoid`] (or
+    /// [`PloyGame`], which picks the right type by variant).
     #[must_use]
     pub fn new(pos: Position) -> EvalPosition {
-        EvalPosition::with_placement(pos, DEFAULT_PLACEMENT.clone())
+        let placement = if pos.variant().is_four_player() {
+            DEFAULT_PLACEMENT4.clone()
+        } else {
+            DEFAULT_PLACEMENT.clone()
+        };
+        EvalPosition::with_placement(pos, placement)
     }
 
     fn with_placement(pos: Position, placement: Arc<Placement>) -> EvalPosition {
         assert!(
-            pos.variant() == ploy_core::Variant::TwoPlayer,
-            "EvalPosition is two-player only"
+            pos.variant() != Variant::FreeForAll,
+            "EvalPosition is for two sides: two-player or partnership (free-for-all: Paranoid)"
         );
         let tracks = Tracks::new(&pos);
         let place = placement_sums(&tracks, &placement);
@@ -570,6 +632,18 @@ impl EvalPosition {
     #[must_use]
     pub fn position(&self) -> &Position {
         &self.pos
+    }
+
+    /// Rebuilds the bitboards if the board lost or regained a piece they did not see: a
+    /// bare commander taken off the board with its eliminated player
+    /// ([`ploy_core::BareCommander::Removed`], four-player games only; rare).
+    #[cold]
+    fn resync(&mut self) {
+        let tracked = (self.tracks.colour[0] | self.tracks.colour[1]).count_ones();
+        if tracked != self.pos.board().occupied().count() {
+            self.tracks = Tracks::new(&self.pos);
+            self.place = placement_sums(&self.tracks, &self.placement);
+        }
     }
 
     /// Unwraps the position.
@@ -638,7 +712,7 @@ impl SearchGame for EvalPosition {
         if pos.outcome().is_some() {
             return;
         }
-        let turn = pos.turn();
+        let turn = pos.mover();
         let board = pos.board();
         let c = turn.index() & 1;
         let (h, cached) = self.reached.get();
@@ -707,6 +781,9 @@ impl SearchGame for EvalPosition {
         }
         self.tracks
             .toggle(c, mask.rotate_left(u32::from(mv.rotation())), to.index());
+        if undo.captured().is_some() && self.pos.variant().is_four_player() {
+            self.resync();
+        }
         undo
     }
 
@@ -731,7 +808,11 @@ impl SearchGame for EvalPosition {
         }
         self.tracks
             .toggle(c, mask.rotate_right(u32::from(mv.rotation())), from.index());
+        let captured = undo.captured().is_some();
         self.pos.unmake_move(mv, undo);
+        if captured && self.pos.variant().is_four_player() {
+            self.resync();
+        }
     }
 
     #[inline]
@@ -754,18 +835,18 @@ impl SearchGame for EvalPosition {
 }
 
 impl Evaluation {
+    /// The evaluation for group `to_move` of the two groups of `t` (sides of the search).
     fn evaluate_tracked(
         &self,
         pos: &Position,
         t: &Tracks,
         place: [i32; 2],
+        to_move: usize,
         cache: Option<&Cell<(u64, u128)>>,
     ) -> i32 {
         let p = &self.params;
         let board = pos.board();
         let empty = t.empty();
-        let to_move = pos.turn().index() & 1;
-        let colours = [Seat::Green, Seat::Red];
         let reach = [t.reach(0, empty), t.reach(1, empty)];
         let reached = [
             reach[0][0] | reach[0][1] | reach[0][2] | reach[0][3],
@@ -779,8 +860,8 @@ impl Evaluation {
             let o = c ^ 1;
             let own = t.colour[c];
             let mut s = place[c];
-            for (k, kind) in PieceKind::ALL.into_iter().enumerate() {
-                s += p.material[k] * board.count(colours[c], kind) as i32;
+            for (m, pieces) in p.material.iter().zip(&t.by_kind[c]) {
+                s += m * pieces.count_ones() as i32;
             }
             for (w, r) in p.mobility.iter().zip(&reach[c]).take(3) {
                 s += w * (r & !own).count_ones() as i32;
@@ -801,13 +882,18 @@ impl Evaluation {
                 p.threat
             };
             s += w * threatened / 16;
-            let cmd = t.by_kind[c][3];
-            if cmd != 0 {
-                if reached[o] & cmd != 0 {
+            // One commander per colour: two for a partnership team, up to four for the
+            // coalition of a paranoid search.
+            let all_cmd = t.by_kind[c][3];
+            let mut cmds = all_cmd;
+            while cmds != 0 {
+                let i = cmds.trailing_zeros();
+                cmds &= cmds - 1;
+                if reached[o] & (1u128 << i) != 0 {
                     s -= p.commander_attacked;
                 }
-                let ring = RING10[cmd.trailing_zeros() as usize];
-                s += p.commander_guard * (ring & own & !cmd).count_ones() as i32;
+                let ring = RING10[i as usize];
+                s += p.commander_guard * (ring & own & !all_cmd).count_ones() as i32;
             }
             score[c] = s;
         }
@@ -818,20 +904,54 @@ impl Evaluation {
 impl crate::Evaluator<EvalPosition> for Evaluation {
     #[inline]
     fn evaluate(&self, pos: &EvalPosition) -> i32 {
-        if Arc::ptr_eq(&pos.placement, &self.placement) {
-            self.evaluate_tracked(&pos.pos, &pos.tracks, pos.place, Some(&pos.reached))
+        let to_move = pos.pos.turn().index() & 1;
+        let placement = self.placement_for(pos.pos.variant());
+        if Arc::ptr_eq(&pos.placement, placement) {
+            self.evaluate_tracked(
+                &pos.pos,
+                &pos.tracks,
+                pos.place,
+                to_move,
+                Some(&pos.reached),
+            )
         } else {
-            let place = placement_sums(&pos.tracks, &self.placement);
-            self.evaluate_tracked(&pos.pos, &pos.tracks, place, None)
+            let place = placement_sums(&pos.tracks, placement);
+            self.evaluate_tracked(&pos.pos, &pos.tracks, place, to_move, None)
         }
     }
 }
 
-/// The same value as for an [`EvalPosition`], computed from scratch (slower).
+/// The same value as for an [`EvalPosition`], computed from scratch (slower). Two-player
+/// and partnership positions (teams as sides); a free-for-all position is evaluated as if
+/// seats 0 + 2 and 1 + 3 were teams, which is meaningless: search those as [`Paranoid`].
 impl crate::Evaluator<Position> for Evaluation {
     fn evaluate(&self, pos: &Position) -> i32 {
         let tracks = Tracks::new(pos);
-        let place = placement_sums(&tracks, &self.placement);
-        self.evaluate_tracked(pos, &tracks, place, None)
+        let place = placement_sums(&tracks, self.placement_for(pos.variant()));
+        self.evaluate_tracked(pos, &tracks, place, pos.turn().index() & 1, None)
+    }
+}
+
+/// Root's pieces (every colour he controls) against everybody else's, from scratch: the
+/// coalition is one group, so its pieces neither block-capture nor threaten each other in
+/// the mobility and threat terms. Four-player placement (centre terms only).
+impl crate::Evaluator<Paranoid> for Evaluation {
+    fn evaluate(&self, g: &Paranoid) -> i32 {
+        let pos = g.position();
+        let root = g.root();
+        let tracks = Tracks::grouped(pos, |colour| usize::from(pos.controller(colour) != root));
+        let place = placement_sums(&tracks, self.placement_for(pos.variant()));
+        self.evaluate_tracked(pos, &tracks, place, g.side().index(), None)
+    }
+}
+
+/// Dispatches to the evaluation of the wrapped game.
+impl crate::Evaluator<PloyGame> for Evaluation {
+    #[inline]
+    fn evaluate(&self, g: &PloyGame) -> i32 {
+        match g {
+            PloyGame::Sides(p) => crate::Evaluator::evaluate(self, p),
+            PloyGame::Paranoid(p) => crate::Evaluator::evaluate(self, p),
+        }
     }
 }
