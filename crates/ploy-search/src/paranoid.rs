@@ -2,7 +2,7 @@
 //! [`PloyGame`], one game type for every variant.
 
 use crate::game::{SearchGame, Side, Terminal};
-use crate::ploy::EvalPosition;
+use crate::ploy::{EvalPosition, Tracked};
 use ploy_core::{Game, Move, MoveList, Outcome, Position, Seat, Variant};
 
 /// Keys mixed into a paranoid position's hash, one per root seat, so that a table shared by
@@ -36,24 +36,42 @@ const ROOT_KEYS: [u64; 4] = [
 /// assert_eq!(g.root(), Seat::Green);
 /// assert_eq!(g.side(), Side(0));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Like [`EvalPosition`], it keeps the evaluation's bitboards up to date move by move (for
+/// the root's group and the coalition's), rebuilding them when a colour changes hands.
+#[derive(Clone, Debug)]
 pub struct Paranoid {
     pos: Position,
     root: Seat,
+    pub(crate) tracked: Tracked,
 }
+
+impl PartialEq for Paranoid {
+    fn eq(&self, other: &Paranoid) -> bool {
+        self.pos == other.pos && self.root == other.root
+    }
+}
+
+impl Eq for Paranoid {}
 
 impl Paranoid {
     /// The search of `pos` for the player who moves now ([`Position::mover`]).
     #[must_use]
     pub fn new(pos: Position) -> Paranoid {
         let root = pos.mover();
-        Paranoid { pos, root }
+        Paranoid::for_seat(pos, root)
     }
 
-    /// The search of `pos` for `root`.
+    /// The search of `pos` for `root` (any variant works, though two-sided games are better
+    /// searched as [`EvalPosition`]).
     #[must_use]
     pub fn for_seat(pos: Position, root: Seat) -> Paranoid {
-        Paranoid { pos, root }
+        let tracked = Tracked::paranoid(&pos, root);
+        Paranoid { pos, root, tracked }
+    }
+
+    pub(crate) fn from_parts(pos: Position, root: Seat, tracked: Tracked) -> Paranoid {
+        Paranoid { pos, root, tracked }
     }
 
     /// The position.
@@ -88,7 +106,8 @@ impl Paranoid {
 
 impl SearchGame for Paranoid {
     type Move = Move;
-    type Undo = ploy_core::Undo;
+    /// The position's undo, and whether the bitboards were rebuilt.
+    type Undo = (ploy_core::Undo, bool);
     type Moves = MoveList;
 
     #[inline]
@@ -142,13 +161,13 @@ impl SearchGame for Paranoid {
     }
 
     #[inline]
-    fn make(&mut self, mv: Move) -> ploy_core::Undo {
-        self.pos.make_move(mv)
+    fn make(&mut self, mv: Move) -> (ploy_core::Undo, bool) {
+        self.tracked.make(&mut self.pos, self.root, mv)
     }
 
     #[inline]
-    fn unmake(&mut self, mv: Move, undo: ploy_core::Undo) {
-        self.pos.unmake_move(mv, undo);
+    fn unmake(&mut self, mv: Move, undo: (ploy_core::Undo, bool)) {
+        self.tracked.unmake(&mut self.pos, self.root, mv, undo);
     }
 
     #[inline]
@@ -248,7 +267,8 @@ macro_rules! dispatch {
 
 impl SearchGame for PloyGame {
     type Move = Move;
-    type Undo = ploy_core::Undo;
+    /// The position's undo, and (free-for-all) whether the bitboards were rebuilt.
+    type Undo = (ploy_core::Undo, bool);
     type Moves = MoveList;
 
     #[inline]
@@ -292,13 +312,19 @@ impl SearchGame for PloyGame {
     }
 
     #[inline]
-    fn make(&mut self, mv: Move) -> ploy_core::Undo {
-        dispatch!(self, g => g.make(mv))
+    fn make(&mut self, mv: Move) -> (ploy_core::Undo, bool) {
+        match self {
+            PloyGame::Sides(g) => (g.make(mv), false),
+            PloyGame::Paranoid(g) => g.make(mv),
+        }
     }
 
     #[inline]
-    fn unmake(&mut self, mv: Move, undo: ploy_core::Undo) {
-        dispatch!(self, g => g.unmake(mv, undo));
+    fn unmake(&mut self, mv: Move, undo: (ploy_core::Undo, bool)) {
+        match self {
+            PloyGame::Sides(g) => g.unmake(mv, undo.0),
+            PloyGame::Paranoid(g) => g.unmake(mv, undo),
+        }
     }
 
     #[inline]

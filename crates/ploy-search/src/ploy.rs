@@ -299,7 +299,11 @@ impl Evaluation {
     #[must_use]
     pub fn game(&self, pos: Position) -> PloyGame {
         match pos.variant() {
-            Variant::FreeForAll => PloyGame::Paranoid(Paranoid::new(pos)),
+            Variant::FreeForAll => {
+                let root = pos.mover();
+                let tracked = Tracked::paranoid_with(&pos, root, self.placement4.clone());
+                PloyGame::Paranoid(Paranoid::from_parts(pos, root, tracked))
+            }
             _ => PloyGame::Sides(self.position(pos)),
         }
     }
@@ -932,16 +936,125 @@ impl crate::Evaluator<Position> for Evaluation {
     }
 }
 
-/// Root's pieces (every colour he controls) against everybody else's, from scratch: the
-/// coalition is one group, so its pieces neither block-capture nor threaten each other in
-/// the mobility and threat terms. Four-player placement (centre terms only).
+/// Root's pieces (every colour he controls) against everybody else's: the coalition is one
+/// group, so its pieces count as one army in the mobility and threat terms (they neither
+/// threaten nor capture each other there). Four-player placement (centre terms only).
 impl crate::Evaluator<Paranoid> for Evaluation {
+    #[inline]
     fn evaluate(&self, g: &Paranoid) -> i32 {
-        let pos = g.position();
-        let root = g.root();
+        let t = &g.tracked;
+        let placement = &self.placement4;
+        let place = if Arc::ptr_eq(&t.placement, placement) {
+            t.place
+        } else {
+            placement_sums(&t.tracks, placement)
+        };
+        self.evaluate_tracked(g.position(), &t.tracks, place, g.side().index(), None)
+    }
+}
+
+/// The bitboards of a paranoid search ([`Paranoid`]): group 0 the colours the root
+/// controls, group 1 every other colour, with their placement sums.
+#[derive(Clone, Debug)]
+pub(crate) struct Tracked {
+    tracks: Tracks,
+    placement: Arc<Placement>,
+    place: [i32; 2],
+}
+
+impl Tracked {
+    /// The groups of `pos` searched for `root`, with the default four-player placement.
+    pub(crate) fn paranoid(pos: &Position, root: Seat) -> Tracked {
+        Tracked::paranoid_with(pos, root, DEFAULT_PLACEMENT4.clone())
+    }
+
+    fn paranoid_with(pos: &Position, root: Seat, placement: Arc<Placement>) -> Tracked {
         let tracks = Tracks::grouped(pos, |colour| usize::from(pos.controller(colour) != root));
-        let place = placement_sums(&tracks, self.placement_for(pos.variant()));
-        self.evaluate_tracked(pos, &tracks, place, g.side().index(), None)
+        let place = placement_sums(&tracks, &placement);
+        Tracked {
+            tracks,
+            placement,
+            place,
+        }
+    }
+
+    /// Adds or removes a piece of group `g`.
+    #[inline]
+    fn toggle(&mut self, g: usize, mask: u8, sq: usize, sign: i32) {
+        self.tracks.toggle(g, mask, sq);
+        self.place[g] += sign * self.placement[g][KIND_OF[mask as usize] as usize][sq];
+    }
+
+    /// Plays `mv` on `pos` and follows it; `true` if the groups had to be rebuilt (a
+    /// colour changed hands or a bare commander left the board).
+    pub(crate) fn make(
+        &mut self,
+        pos: &mut Position,
+        root: Seat,
+        mv: Move,
+    ) -> (ploy_core::Undo, bool) {
+        let (from, to) = (mv.from(), mv.to());
+        let board = pos.board();
+        let piece = board
+            .piece_at(from)
+            .expect("make: no piece on the start square");
+        let group = |c: Seat| usize::from(pos.controller(c) != root);
+        let g = group(piece.colour());
+        let victim_group = board.piece_at(to).map_or(0, |v| group(v.colour()));
+        let controllers = Seat::ALL.map(|c| pos.controller(c));
+        let mask = piece.flags().bits();
+        self.toggle(g, mask, from.index(), -1);
+        let undo = pos.make_move(mv);
+        let mut rebuilt = false;
+        if let Some(v) = undo.captured() {
+            if from != to {
+                self.toggle(victim_group, v.flags().bits(), to.index(), -1);
+            }
+            rebuilt = Seat::ALL.map(|c| pos.controller(c)) != controllers
+                || pos.board().occupied().count()
+                    != (self.tracks.colour[0] | self.tracks.colour[1]).count_ones() + 1;
+        }
+        if rebuilt {
+            *self = Tracked::paranoid_with(pos, root, self.placement.clone());
+        } else {
+            self.toggle(g, mask.rotate_left(u32::from(mv.rotation())), to.index(), 1);
+        }
+        (undo, rebuilt)
+    }
+
+    /// Takes back `mv` on `pos`.
+    pub(crate) fn unmake(
+        &mut self,
+        pos: &mut Position,
+        root: Seat,
+        mv: Move,
+        undo: (ploy_core::Undo, bool),
+    ) {
+        let (undo, rebuilt) = undo;
+        let captured = undo.captured();
+        pos.unmake_move(mv, undo);
+        if rebuilt {
+            *self = Tracked::paranoid_with(pos, root, self.placement.clone());
+            return;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        let piece = pos
+            .board()
+            .piece_at(from)
+            .expect("unmake: no piece back on the start square");
+        let group = |c: Seat| usize::from(pos.controller(c) != root);
+        let g = group(piece.colour());
+        let mask = piece.flags().bits();
+        self.toggle(
+            g,
+            mask.rotate_left(u32::from(mv.rotation())),
+            to.index(),
+            -1,
+        );
+        self.toggle(g, mask, from.index(), 1);
+        if let Some(v) = captured {
+            self.toggle(group(v.colour()), v.flags().bits(), to.index(), 1);
+        }
     }
 }
 
