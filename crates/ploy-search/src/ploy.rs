@@ -82,7 +82,8 @@ impl SearchGame for Position {
     type Undo = ploy_core::Undo;
     type Moves = MoveList;
 
-    /// The side of the seat to move; in partnership games teams are seats 0+2 and 1+3.
+    /// The side of the seat to move; in partnership games teams are seats 0+2 and 1+3. (In a
+    /// free-for-all game that pairing means nothing: search those as [`Paranoid`].)
     #[inline]
     fn side(&self) -> Side {
         Side((self.turn().index() & 1) as u8)
@@ -489,7 +490,8 @@ fn sweep<const D: usize>(starts: &[[u128; 8]; 4], empty: u128, reach: &mut [u128
 }
 
 /// Bitboards (10-wide layout) kept up to date move by move for the evaluation: for each
-/// colour (two-player: Green 0, Red 1) its squares, for each kind the squares of its pieces,
+/// group (two-player: Green 0, Red 1; partnership: the teams; paranoid: root, coalition) its
+/// squares, for each kind the squares of its pieces,
 /// and for each direction the squares of its pieces with a flag in that direction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Tracks {
@@ -564,8 +566,10 @@ impl Tracks {
     }
 }
 
-/// A two-player [`Position`] together with the bitboards Ploy's [`Evaluation`] needs, kept
-/// up to date by every move: the fast way to search Ploy. Dereferences to the position.
+/// A two-player or partnership [`Position`] together with the bitboards Ploy's
+/// [`Evaluation`] needs (per side: a seat, or a team), kept up to date by every move: the
+/// fast way to search Ploy. Dereferences to the position. Free-for-all positions are
+/// searched as [`Paranoid`].
 ///
 /// ```
 /// use ploy_core::Position;
