@@ -545,7 +545,7 @@ impl Tracks {
 
     /// `reach[kind]` of colour `c`: the squares its pieces of each kind reach (empty squares
     /// within range, and the first occupied square of each line).
-    #[inline]
+    #[inline(never)]
     fn reach(&self, c: usize, empty: u128) -> [u128; 4] {
         let starts = &self.rays[c];
         let mut reach = [0u128; 4];
@@ -797,30 +797,12 @@ impl SearchGame for EvalPosition {
 
     #[inline]
     fn unmake(&mut self, mv: Move, undo: ploy_core::Undo) {
-        let (from, to) = (mv.from(), mv.to());
-        let moved = self
-            .pos
-            .board()
-            .piece_at(to)
-            .expect("unmake: no piece on the end square");
-        let c = moved.colour().index() & 1;
-        let mask = moved.flags().bits();
-        let k = KIND_OF[mask as usize] as usize;
-        self.tracks.toggle(c, mask, to.index());
-        let table = &self.placement[c][k];
-        self.place[c] -= table[to.index()] - table[from.index()];
-        if let Some(v) = undo.captured() {
-            let (vc, vm) = (v.colour().index() & 1, v.flags().bits());
-            self.tracks.toggle(vc, vm, to.index());
-            self.place[vc] += self.placement[vc][KIND_OF[vm as usize] as usize][to.index()];
+        if self.pos.variant() != Variant::TwoPlayer {
+            self.unmake_four_player(mv, undo);
+            return;
         }
-        self.tracks
-            .toggle(c, mask.rotate_right(u32::from(mv.rotation())), from.index());
-        let captured = undo.captured().is_some();
+        self.unmake_tracks(mv, undo);
         self.pos.unmake_move(mv, undo);
-        if captured && self.pos.variant().is_four_player() {
-            self.resync();
-        }
     }
 
     #[inline]
@@ -842,8 +824,48 @@ impl SearchGame for EvalPosition {
     }
 }
 
+impl EvalPosition {
+    /// The bitboard half of taking back `mv` (before the position's).
+    #[inline(always)]
+    fn unmake_tracks(&mut self, mv: Move, undo: ploy_core::Undo) {
+        let (from, to) = (mv.from(), mv.to());
+        let moved = self
+            .pos
+            .board()
+            .piece_at(to)
+            .expect("unmake: no piece on the end square");
+        let c = moved.colour().index() & 1;
+        let mask = moved.flags().bits();
+        let k = KIND_OF[mask as usize] as usize;
+        self.tracks.toggle(c, mask, to.index());
+        let table = &self.placement[c][k];
+        self.place[c] -= table[to.index()] - table[from.index()];
+        if let Some(v) = undo.captured() {
+            let (vc, vm) = (v.colour().index() & 1, v.flags().bits());
+            self.tracks.toggle(vc, vm, to.index());
+            self.place[vc] += self.placement[vc][KIND_OF[vm as usize] as usize][to.index()];
+        }
+        self.tracks
+            .toggle(c, mask.rotate_right(u32::from(mv.rotation())), from.index());
+    }
+
+    /// [`SearchGame::unmake`] for partnership games: a bare commander may come back.
+    #[inline(never)]
+    fn unmake_four_player(&mut self, mv: Move, undo: ploy_core::Undo) {
+        self.unmake_tracks(mv, undo);
+        let captured = undo.captured().is_some();
+        self.pos.unmake_move(mv, undo);
+        if captured {
+            self.resync();
+        }
+    }
+}
+
 impl Evaluation {
     /// The evaluation for group `to_move` of the two groups of `t` (sides of the search).
+    /// `count(group, kind)` is the number of the group's pieces of that kind (the board
+    /// keeps counts per colour, cheaper than counting bits).
+    #[inline(always)]
     fn evaluate_tracked(
         &self,
         pos: &Position,
@@ -851,6 +873,7 @@ impl Evaluation {
         place: [i32; 2],
         to_move: usize,
         cache: Option<&Cell<(u64, u128)>>,
+        count: impl Fn(usize, PieceKind) -> u32,
     ) -> i32 {
         let p = &self.params;
         let board = pos.board();
@@ -868,8 +891,8 @@ impl Evaluation {
             let o = c ^ 1;
             let own = t.colour[c];
             let mut s = place[c];
-            for (m, pieces) in p.material.iter().zip(&t.by_kind[c]) {
-                s += m * pieces.count_ones() as i32;
+            for (m, kind) in p.material.iter().zip(PieceKind::ALL) {
+                s += m * count(c, kind) as i32;
             }
             for (w, r) in p.mobility.iter().zip(&reach[c]).take(3) {
                 s += w * (r & !own).count_ones() as i32;
@@ -914,18 +937,12 @@ impl crate::Evaluator<EvalPosition> for Evaluation {
     fn evaluate(&self, pos: &EvalPosition) -> i32 {
         let to_move = pos.pos.turn().index() & 1;
         let placement = self.placement_for(pos.pos.variant());
-        if Arc::ptr_eq(&pos.placement, placement) {
-            self.evaluate_tracked(
-                &pos.pos,
-                &pos.tracks,
-                pos.place,
-                to_move,
-                Some(&pos.reached),
-            )
+        let (place, cache) = if Arc::ptr_eq(&pos.placement, placement) {
+            (pos.place, Some(&pos.reached))
         } else {
-            let place = placement_sums(&pos.tracks, placement);
-            self.evaluate_tracked(&pos.pos, &pos.tracks, place, to_move, None)
-        }
+            (placement_sums(&pos.tracks, placement), None)
+        };
+        self.evaluate_sides(&pos.pos, &pos.tracks, place, to_move, cache)
     }
 }
 
@@ -936,7 +953,31 @@ impl crate::Evaluator<Position> for Evaluation {
     fn evaluate(&self, pos: &Position) -> i32 {
         let tracks = Tracks::new(pos);
         let place = placement_sums(&tracks, self.placement_for(pos.variant()));
-        self.evaluate_tracked(pos, &tracks, place, pos.turn().index() & 1, None)
+        self.evaluate_sides(pos, &tracks, place, pos.turn().index() & 1, None)
+    }
+}
+
+impl Evaluation {
+    /// Two sides: the two seats, or the two teams of a partnership game.
+    #[inline]
+    fn evaluate_sides(
+        &self,
+        pos: &Position,
+        t: &Tracks,
+        place: [i32; 2],
+        to_move: usize,
+        cache: Option<&Cell<(u64, u128)>>,
+    ) -> i32 {
+        let board = pos.board();
+        if pos.variant() == Variant::TwoPlayer {
+            self.evaluate_tracked(pos, t, place, to_move, cache, |c, k| {
+                board.count(Seat::ALL[c], k)
+            })
+        } else {
+            self.evaluate_tracked(pos, t, place, to_move, cache, |c, k| {
+                board.count(Seat::ALL[c], k) + board.count(Seat::ALL[c + 2], k)
+            })
+        }
     }
 }
 
@@ -953,7 +994,16 @@ impl crate::Evaluator<Paranoid> for Evaluation {
         } else {
             placement_sums(&t.tracks, placement)
         };
-        self.evaluate_tracked(g.position(), &t.tracks, place, g.side().index(), None)
+        let pos = g.position();
+        let board = pos.board();
+        let group = Seat::ALL.map(|c| usize::from(pos.controller(c) != g.root()));
+        self.evaluate_tracked(pos, &t.tracks, place, g.side().index(), None, |c, k| {
+            Seat::ALL
+                .into_iter()
+                .filter(|s| group[s.index()] == c)
+                .map(|s| board.count(s, k))
+                .sum()
+        })
     }
 }
 
