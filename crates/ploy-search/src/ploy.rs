@@ -797,12 +797,12 @@ impl SearchGame for EvalPosition {
 
     #[inline]
     fn unmake(&mut self, mv: Move, undo: ploy_core::Undo) {
-        if self.pos.variant() != Variant::TwoPlayer {
-            self.unmake_four_player(mv, undo);
-            return;
-        }
         self.unmake_tracks(mv, undo);
-        self.pos.unmake_move(mv, undo);
+        if undo.captured().is_some() && self.pos.variant() != Variant::TwoPlayer {
+            self.unmake_four_player_capture(mv, undo);
+        } else {
+            self.pos.unmake_move(mv, undo);
+        }
     }
 
     #[inline]
@@ -849,15 +849,12 @@ impl EvalPosition {
             .toggle(c, mask.rotate_right(u32::from(mv.rotation())), from.index());
     }
 
-    /// [`SearchGame::unmake`] for partnership games: a bare commander may come back.
+    /// The position's half of taking back a capture in a partnership game: a bare commander
+    /// may come back.
     #[inline(never)]
-    fn unmake_four_player(&mut self, mv: Move, undo: ploy_core::Undo) {
-        self.unmake_tracks(mv, undo);
-        let captured = undo.captured().is_some();
+    fn unmake_four_player_capture(&mut self, mv: Move, undo: ploy_core::Undo) {
         self.pos.unmake_move(mv, undo);
-        if captured {
-            self.resync();
-        }
+        self.resync();
     }
 }
 
@@ -918,12 +915,12 @@ impl Evaluation {
             let all_cmd = t.by_kind[c][3];
             let mut cmds = all_cmd;
             while cmds != 0 {
-                let i = cmds.trailing_zeros();
-                cmds &= cmds - 1;
-                if reached[o] & (1u128 << i) != 0 {
+                let cmd = cmds & cmds.wrapping_neg();
+                cmds ^= cmd;
+                if reached[o] & cmd != 0 {
                     s -= p.commander_attacked;
                 }
-                let ring = RING10[i as usize];
+                let ring = RING10[cmd.trailing_zeros() as usize];
                 s += p.commander_guard * (ring & own & !all_cmd).count_ones() as i32;
             }
             score[c] = s;
