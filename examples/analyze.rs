@@ -4,9 +4,11 @@
 //! cargo run --release --example analyze -- "<position string>" [--depth N | --nodes N | --time MS]
 //! ```
 //!
-//! `start` stands for the two-player start position (`ffa` and `partnership` for the
-//! four-player ones; the evaluation is two-player only for now, so those are refused). Each
-//! iteration prints
+//! `start` stands for the two-player start position, `ffa` and `partnership` for the
+//! four-player ones; four-player position strings are read too. A partnership game is
+//! searched with the teams as sides; a free-for-all game paranoidly, for the player to move
+//! against the coalition of the others (`PloyGame`; see ploy-search's crate docs), so its
+//! scores are that player's. Each iteration prints
 //! `depth D score S nodes N nps R time MS pv M1 M2 ...` (the score is an integer in the
 //! engine's units, or `win N` / `loss N` for a forced result N plies away; moves in the
 //! university format `e3-e4-0`); the last line is the best move alone, or `none` for a
@@ -15,9 +17,9 @@
 //! `--single-step`, `--relaxed`, `--plays-on`, `--bare-commander-removed`, and
 //! `--university` for the university rules (no draw rules).
 
-use ploy_core::{Move, Rules, Variant};
+use ploy_core::{Move, Rules};
 use ploy_notation::protocol::{RuleFlags, read_position_arg};
-use ploy_search::{Config, EvalPosition, Evaluation, Limits, Searcher};
+use ploy_search::{Config, Evaluation, Limits, PloyGame, Searcher};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -61,14 +63,13 @@ fn run() -> Result<(), String> {
     }
     let text = position.ok_or("missing position string")?;
     let pos = read_position_arg(text.trim().as_bytes(), flags.apply(base))?;
-    if pos.variant() != Variant::TwoPlayer {
-        return Err("the engine's evaluation is two-player only for now".into());
-    }
     let limits = limits.unwrap_or_else(|| for_time(Duration::from_secs(1)));
     let mut searcher = Searcher::new(Config::default(), Evaluation::default());
+    // Two-player and partnership positions as `EvalPosition`, free-for-all as `Paranoid`.
+    let game: PloyGame = searcher.evaluator().game(pos);
     // The info line's format lives in ploy-search (`Display` for `Info`), shared with the
     // engine protocol.
-    let result = searcher.search(&EvalPosition::new(pos), &[], &limits, |info| {
+    let result = searcher.search(&game, &[], &limits, |info| {
         println!("{info}");
     });
     match result.best_move {

@@ -1,8 +1,9 @@
 //! [`SearchGame`] for ploy-core's [`Position`], and Ploy's evaluation.
 
 use crate::game::{SearchGame, Side, Terminal};
+use crate::paranoid::{Paranoid, PloyGame};
 use core::cell::Cell;
-use ploy_core::{Move, MoveList, Outcome, PieceKind, Position, Seat, Square};
+use ploy_core::{Move, MoveList, Outcome, PieceKind, Position, Seat, Square, Variant};
 use std::sync::{Arc, LazyLock};
 
 const OFF: u8 = 81;
@@ -81,7 +82,8 @@ impl SearchGame for Position {
     type Undo = ploy_core::Undo;
     type Moves = MoveList;
 
-    /// The side of the seat to move; in partnership games teams are seats 0+2 and 1+3.
+    /// The side of the seat to move; in partnership games teams are seats 0+2 and 1+3. (In a
+    /// free-for-all game that pairing means nothing: search those as [`Paranoid`].)
     #[inline]
     fn side(&self) -> Side {
         Side((self.turn().index() & 1) as u8)
@@ -112,7 +114,9 @@ impl SearchGame for Position {
         if self.outcome().is_some() {
             return;
         }
-        let turn = self.turn();
+        // The player who moves (in a partnership game a partner may play an absorbed
+        // seat's turn: the seat to move then controls nothing).
+        let turn = self.mover();
         let board = self.board();
         let own = self.friends_of(turn).0;
         let occ = board.occupied().0;
@@ -263,6 +267,8 @@ pub struct Evaluation {
     params: EvalParams,
     /// `placement[colour][kind][square]`.
     placement: Arc<Placement>,
+    /// The same for four-player games (both groups alike: no own back rank).
+    placement4: Arc<Placement>,
 }
 
 impl Evaluation {
@@ -275,13 +281,40 @@ impl Evaluation {
         Evaluation {
             params,
             placement: Arc::new(placement_tables(&params)),
+            placement4: Arc::new(placement_tables_four_player(&params)),
         }
     }
 
     /// `pos` ready for fast evaluation by this evaluation.
+    ///
+    /// # Panics
+    /// If `pos` is a free-for-all position (use [`Evaluation::game`]).
     #[must_use]
     pub fn position(&self, pos: Position) -> EvalPosition {
-        EvalPosition::with_placement(pos, self.placement.clone())
+        let placement = self.placement_for(pos.variant()).clone();
+        EvalPosition::with_placement(pos, placement)
+    }
+
+    /// `pos` ready for search by this evaluation, whatever the variant: the root mover's
+    /// [`PloyGame`] (see [`PloyGame::new`]).
+    #[must_use]
+    pub fn game(&self, pos: Position) -> PloyGame {
+        match pos.variant() {
+            Variant::FreeForAll => {
+                let root = pos.mover();
+                let tracked = Tracked::paranoid_with(&pos, root, self.placement4.clone());
+                PloyGame::Paranoid(Paranoid::from_parts(pos, root, tracked))
+            }
+            _ => PloyGame::Sides(self.position(pos)),
+        }
+    }
+
+    fn placement_for(&self, variant: Variant) -> &Arc<Placement> {
+        if variant.is_four_player() {
+            &self.placement4
+        } else {
+            &self.placement
+        }
     }
 
     /// The parameters.
@@ -311,16 +344,37 @@ fn placement_tables(params: &EvalParams) -> Placement {
     }
 }
 
+/// Four-player placement values: the centre terms only, the same for every colour (the
+/// seats sit on different edges and corners, and the centre is where the others are).
+fn placement_tables_four_player(params: &EvalParams) -> Placement {
+    let mut placement = [[[0; 81]; 4]; 2];
+    for table in &mut placement {
+        for (k, row) in table.iter_mut().enumerate() {
+            for (i, v) in row.iter_mut().enumerate() {
+                let (file, rank) = ((i % 9) as i32, (i / 9) as i32);
+                let edge = file.min(8 - file).min(rank).min(8 - rank);
+                *v = params.centre[k] * edge;
+            }
+        }
+    }
+    placement
+}
+
 /// The default evaluation's placement tables, shared by every default [`Evaluation`] and
 /// [`EvalPosition::new`].
 static DEFAULT_PLACEMENT: LazyLock<Arc<Placement>> =
     LazyLock::new(|| Arc::new(placement_tables(&EvalParams::default())));
+
+/// The same for four-player games.
+static DEFAULT_PLACEMENT4: LazyLock<Arc<Placement>> =
+    LazyLock::new(|| Arc::new(placement_tables_four_player(&EvalParams::default())));
 
 impl Default for Evaluation {
     fn default() -> Evaluation {
         Evaluation {
             params: EvalParams::default(),
             placement: DEFAULT_PLACEMENT.clone(),
+            placement4: DEFAULT_PLACEMENT4.clone(),
         }
     }
 }
@@ -436,7 +490,8 @@ fn sweep<const D: usize>(starts: &[[u128; 8]; 4], empty: u128, reach: &mut [u128
 }
 
 /// Bitboards (10-wide layout) kept up to date move by move for the evaluation: for each
-/// colour (two-player: Green 0, Red 1) its squares, for each kind the squares of its pieces,
+/// group (two-player: Green 0, Red 1; partnership: the teams; paranoid: root, coalition) its
+/// squares, for each kind the squares of its pieces,
 /// and for each direction the squares of its pieces with a flag in that direction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Tracks {
@@ -449,14 +504,20 @@ struct Tracks {
 }
 
 impl Tracks {
+    /// Two-player and partnership: colours (seats) 0 and 2 are group 0, 1 and 3 group 1.
     fn new(pos: &Position) -> Tracks {
+        Tracks::grouped(pos, |colour| colour.index() & 1)
+    }
+
+    /// The pieces of each colour in group `group(colour)` (0 or 1).
+    fn grouped(pos: &Position, group: impl Fn(Seat) -> usize) -> Tracks {
         let mut t = Tracks {
             rays: [[[0; 8]; 4]; 2],
             by_kind: [[0; 4]; 2],
             colour: [0; 2],
         };
         for (s, p) in pos.board().pieces() {
-            t.toggle(p.colour().index() & 1, p.flags().bits(), s.index());
+            t.toggle(group(p.colour()), p.flags().bits(), s.index());
         }
         t
     }
@@ -484,7 +545,7 @@ impl Tracks {
 
     /// `reach[kind]` of colour `c`: the squares its pieces of each kind reach (empty squares
     /// within range, and the first occupied square of each line).
-    #[inline]
+    #[inline(never)]
     fn reach(&self, c: usize, empty: u128) -> [u128; 4] {
         let starts = &self.rays[c];
         let mut reach = [0u128; 4];
@@ -505,8 +566,10 @@ impl Tracks {
     }
 }
 
-/// A two-player [`Position`] together with the bitboards Ploy's [`Evaluation`] needs, kept
-/// up to date by every move: the fast way to search Ploy. Dereferences to the position.
+/// A two-player or partnership [`Position`] together with the bitboards Ploy's
+/// [`Evaluation`] needs (per side: a seat, or a team), kept up to date by every move: the
+/// fast way to search Ploy. Dereferences to the position. Free-for-all positions are
+/// searched as [`Paranoid`].
 ///
 /// ```
 /// use ploy_core::Position;
@@ -541,19 +604,26 @@ impl PartialEq for EvalPosition {
 impl Eq for EvalPosition {}
 
 impl EvalPosition {
-    /// Wraps `pos`.
+    /// Wraps `pos`, a two-player or partnership position (a partnership's teams are the
+    /// two sides: its bitboards track Green + Yellow and Red + Blue).
     ///
     /// # Panics
-    /// If `pos` is not a two-player position (the only variant ploy-core has so far).
+    /// If `pos` is a free-for-all position: search those through [`Paranoid`] (or
+    /// [`PloyGame`], which picks the right type by variant).
     #[must_use]
     pub fn new(pos: Position) -> EvalPosition {
-        EvalPosition::with_placement(pos, DEFAULT_PLACEMENT.clone())
+        let placement = if pos.variant().is_four_player() {
+            DEFAULT_PLACEMENT4.clone()
+        } else {
+            DEFAULT_PLACEMENT.clone()
+        };
+        EvalPosition::with_placement(pos, placement)
     }
 
     fn with_placement(pos: Position, placement: Arc<Placement>) -> EvalPosition {
         assert!(
-            pos.variant() == ploy_core::Variant::TwoPlayer,
-            "EvalPosition is two-player only"
+            pos.variant() != Variant::FreeForAll,
+            "EvalPosition is for two sides: two-player or partnership (free-for-all: Paranoid)"
         );
         let tracks = Tracks::new(&pos);
         let place = placement_sums(&tracks, &placement);
@@ -570,6 +640,18 @@ impl EvalPosition {
     #[must_use]
     pub fn position(&self) -> &Position {
         &self.pos
+    }
+
+    /// Rebuilds the bitboards if the board lost or regained a piece they did not see: a
+    /// bare commander taken off the board with its eliminated player
+    /// ([`ploy_core::BareCommander::Removed`], four-player games only; rare).
+    #[cold]
+    fn resync(&mut self) {
+        let tracked = (self.tracks.colour[0] | self.tracks.colour[1]).count_ones();
+        if tracked != self.pos.board().occupied().count() {
+            self.tracks = Tracks::new(&self.pos);
+            self.place = placement_sums(&self.tracks, &self.placement);
+        }
     }
 
     /// Unwraps the position.
@@ -638,7 +720,7 @@ impl SearchGame for EvalPosition {
         if pos.outcome().is_some() {
             return;
         }
-        let turn = pos.turn();
+        let turn = pos.mover();
         let board = pos.board();
         let c = turn.index() & 1;
         let (h, cached) = self.reached.get();
@@ -707,31 +789,20 @@ impl SearchGame for EvalPosition {
         }
         self.tracks
             .toggle(c, mask.rotate_left(u32::from(mv.rotation())), to.index());
+        if undo.captured().is_some() && self.pos.variant().is_four_player() {
+            self.resync();
+        }
         undo
     }
 
     #[inline]
     fn unmake(&mut self, mv: Move, undo: ploy_core::Undo) {
-        let (from, to) = (mv.from(), mv.to());
-        let moved = self
-            .pos
-            .board()
-            .piece_at(to)
-            .expect("unmake: no piece on the end square");
-        let c = moved.colour().index() & 1;
-        let mask = moved.flags().bits();
-        let k = KIND_OF[mask as usize] as usize;
-        self.tracks.toggle(c, mask, to.index());
-        let table = &self.placement[c][k];
-        self.place[c] -= table[to.index()] - table[from.index()];
-        if let Some(v) = undo.captured() {
-            let (vc, vm) = (v.colour().index() & 1, v.flags().bits());
-            self.tracks.toggle(vc, vm, to.index());
-            self.place[vc] += self.placement[vc][KIND_OF[vm as usize] as usize][to.index()];
+        self.unmake_tracks(mv, undo);
+        if undo.captured().is_some() && self.pos.variant() != Variant::TwoPlayer {
+            self.unmake_four_player_capture(mv, undo);
+        } else {
+            self.pos.unmake_move(mv, undo);
         }
-        self.tracks
-            .toggle(c, mask.rotate_right(u32::from(mv.rotation())), from.index());
-        self.pos.unmake_move(mv, undo);
     }
 
     #[inline]
@@ -753,19 +824,57 @@ impl SearchGame for EvalPosition {
     }
 }
 
+impl EvalPosition {
+    /// The bitboard half of taking back `mv` (before the position's).
+    #[inline(always)]
+    fn unmake_tracks(&mut self, mv: Move, undo: ploy_core::Undo) {
+        let (from, to) = (mv.from(), mv.to());
+        let moved = self
+            .pos
+            .board()
+            .piece_at(to)
+            .expect("unmake: no piece on the end square");
+        let c = moved.colour().index() & 1;
+        let mask = moved.flags().bits();
+        let k = KIND_OF[mask as usize] as usize;
+        self.tracks.toggle(c, mask, to.index());
+        let table = &self.placement[c][k];
+        self.place[c] -= table[to.index()] - table[from.index()];
+        if let Some(v) = undo.captured() {
+            let (vc, vm) = (v.colour().index() & 1, v.flags().bits());
+            self.tracks.toggle(vc, vm, to.index());
+            self.place[vc] += self.placement[vc][KIND_OF[vm as usize] as usize][to.index()];
+        }
+        self.tracks
+            .toggle(c, mask.rotate_right(u32::from(mv.rotation())), from.index());
+    }
+
+    /// The position's half of taking back a capture in a partnership game: a bare commander
+    /// may come back.
+    #[inline(never)]
+    fn unmake_four_player_capture(&mut self, mv: Move, undo: ploy_core::Undo) {
+        self.pos.unmake_move(mv, undo);
+        self.resync();
+    }
+}
+
 impl Evaluation {
+    /// The evaluation for group `to_move` of the two groups of `t` (sides of the search).
+    /// `count(group, kind)` is the number of the group's pieces of that kind (the board
+    /// keeps counts per colour, cheaper than counting bits).
+    #[inline(always)]
     fn evaluate_tracked(
         &self,
         pos: &Position,
         t: &Tracks,
         place: [i32; 2],
+        to_move: usize,
         cache: Option<&Cell<(u64, u128)>>,
+        count: impl Fn(usize, PieceKind) -> u32,
     ) -> i32 {
         let p = &self.params;
         let board = pos.board();
         let empty = t.empty();
-        let to_move = pos.turn().index() & 1;
-        let colours = [Seat::Green, Seat::Red];
         let reach = [t.reach(0, empty), t.reach(1, empty)];
         let reached = [
             reach[0][0] | reach[0][1] | reach[0][2] | reach[0][3],
@@ -779,8 +888,8 @@ impl Evaluation {
             let o = c ^ 1;
             let own = t.colour[c];
             let mut s = place[c];
-            for (k, kind) in PieceKind::ALL.into_iter().enumerate() {
-                s += p.material[k] * board.count(colours[c], kind) as i32;
+            for (m, kind) in p.material.iter().zip(PieceKind::ALL) {
+                s += m * count(c, kind) as i32;
             }
             for (w, r) in p.mobility.iter().zip(&reach[c]).take(3) {
                 s += w * (r & !own).count_ones() as i32;
@@ -801,13 +910,18 @@ impl Evaluation {
                 p.threat
             };
             s += w * threatened / 16;
-            let cmd = t.by_kind[c][3];
-            if cmd != 0 {
+            // One commander per colour: two for a partnership team, up to four for the
+            // coalition of a paranoid search.
+            let all_cmd = t.by_kind[c][3];
+            let mut cmds = all_cmd;
+            while cmds != 0 {
+                let cmd = cmds & cmds.wrapping_neg();
+                cmds ^= cmd;
                 if reached[o] & cmd != 0 {
                     s -= p.commander_attacked;
                 }
                 let ring = RING10[cmd.trailing_zeros() as usize];
-                s += p.commander_guard * (ring & own & !cmd).count_ones() as i32;
+                s += p.commander_guard * (ring & own & !all_cmd).count_ones() as i32;
             }
             score[c] = s;
         }
@@ -818,20 +932,190 @@ impl Evaluation {
 impl crate::Evaluator<EvalPosition> for Evaluation {
     #[inline]
     fn evaluate(&self, pos: &EvalPosition) -> i32 {
-        if Arc::ptr_eq(&pos.placement, &self.placement) {
-            self.evaluate_tracked(&pos.pos, &pos.tracks, pos.place, Some(&pos.reached))
+        let to_move = pos.pos.turn().index() & 1;
+        let placement = self.placement_for(pos.pos.variant());
+        let (place, cache) = if Arc::ptr_eq(&pos.placement, placement) {
+            (pos.place, Some(&pos.reached))
         } else {
-            let place = placement_sums(&pos.tracks, &self.placement);
-            self.evaluate_tracked(&pos.pos, &pos.tracks, place, None)
+            (placement_sums(&pos.tracks, placement), None)
+        };
+        self.evaluate_sides(&pos.pos, &pos.tracks, place, to_move, cache)
+    }
+}
+
+/// The same value as for an [`EvalPosition`], computed from scratch (slower). Two-player
+/// and partnership positions (teams as sides); a free-for-all position is evaluated as if
+/// seats 0 + 2 and 1 + 3 were teams, which is meaningless: search those as [`Paranoid`].
+impl crate::Evaluator<Position> for Evaluation {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let tracks = Tracks::new(pos);
+        let place = placement_sums(&tracks, self.placement_for(pos.variant()));
+        self.evaluate_sides(pos, &tracks, place, pos.turn().index() & 1, None)
+    }
+}
+
+impl Evaluation {
+    /// Two sides: the two seats, or the two teams of a partnership game.
+    #[inline]
+    fn evaluate_sides(
+        &self,
+        pos: &Position,
+        t: &Tracks,
+        place: [i32; 2],
+        to_move: usize,
+        cache: Option<&Cell<(u64, u128)>>,
+    ) -> i32 {
+        let board = pos.board();
+        if pos.variant() == Variant::TwoPlayer {
+            self.evaluate_tracked(pos, t, place, to_move, cache, |c, k| {
+                board.count(Seat::ALL[c], k)
+            })
+        } else {
+            self.evaluate_tracked(pos, t, place, to_move, cache, |c, k| {
+                board.count(Seat::ALL[c], k) + board.count(Seat::ALL[c + 2], k)
+            })
         }
     }
 }
 
-/// The same value as for an [`EvalPosition`], computed from scratch (slower).
-impl crate::Evaluator<Position> for Evaluation {
-    fn evaluate(&self, pos: &Position) -> i32 {
-        let tracks = Tracks::new(pos);
-        let place = placement_sums(&tracks, &self.placement);
-        self.evaluate_tracked(pos, &tracks, place, None)
+/// Root's pieces (every colour he controls) against everybody else's: the coalition is one
+/// group, so its pieces count as one army in the mobility and threat terms (they neither
+/// threaten nor capture each other there). Four-player placement (centre terms only).
+impl crate::Evaluator<Paranoid> for Evaluation {
+    #[inline]
+    fn evaluate(&self, g: &Paranoid) -> i32 {
+        let t = &g.tracked;
+        let placement = &self.placement4;
+        let place = if Arc::ptr_eq(&t.placement, placement) {
+            t.place
+        } else {
+            placement_sums(&t.tracks, placement)
+        };
+        let pos = g.position();
+        let board = pos.board();
+        let group = Seat::ALL.map(|c| usize::from(pos.controller(c) != g.root()));
+        self.evaluate_tracked(pos, &t.tracks, place, g.side().index(), None, |c, k| {
+            Seat::ALL
+                .into_iter()
+                .filter(|s| group[s.index()] == c)
+                .map(|s| board.count(s, k))
+                .sum()
+        })
+    }
+}
+
+/// The bitboards of a paranoid search ([`Paranoid`]): group 0 the colours the root
+/// controls, group 1 every other colour, with their placement sums.
+#[derive(Clone, Debug)]
+pub(crate) struct Tracked {
+    tracks: Tracks,
+    placement: Arc<Placement>,
+    place: [i32; 2],
+}
+
+impl Tracked {
+    /// The groups of `pos` searched for `root`, with the default four-player placement.
+    pub(crate) fn paranoid(pos: &Position, root: Seat) -> Tracked {
+        Tracked::paranoid_with(pos, root, DEFAULT_PLACEMENT4.clone())
+    }
+
+    fn paranoid_with(pos: &Position, root: Seat, placement: Arc<Placement>) -> Tracked {
+        let tracks = Tracks::grouped(pos, |colour| usize::from(pos.controller(colour) != root));
+        let place = placement_sums(&tracks, &placement);
+        Tracked {
+            tracks,
+            placement,
+            place,
+        }
+    }
+
+    /// Adds or removes a piece of group `g`.
+    #[inline]
+    fn toggle(&mut self, g: usize, mask: u8, sq: usize, sign: i32) {
+        self.tracks.toggle(g, mask, sq);
+        self.place[g] += sign * self.placement[g][KIND_OF[mask as usize] as usize][sq];
+    }
+
+    /// Plays `mv` on `pos` and follows it; `true` if the groups had to be rebuilt (a
+    /// colour changed hands or a bare commander left the board).
+    pub(crate) fn make(
+        &mut self,
+        pos: &mut Position,
+        root: Seat,
+        mv: Move,
+    ) -> (ploy_core::Undo, bool) {
+        let (from, to) = (mv.from(), mv.to());
+        let board = pos.board();
+        let piece = board
+            .piece_at(from)
+            .expect("make: no piece on the start square");
+        let group = |c: Seat| usize::from(pos.controller(c) != root);
+        let g = group(piece.colour());
+        let victim_group = board.piece_at(to).map_or(0, |v| group(v.colour()));
+        let controllers = Seat::ALL.map(|c| pos.controller(c));
+        let mask = piece.flags().bits();
+        self.toggle(g, mask, from.index(), -1);
+        let undo = pos.make_move(mv);
+        let mut rebuilt = false;
+        if let Some(v) = undo.captured() {
+            if from != to {
+                self.toggle(victim_group, v.flags().bits(), to.index(), -1);
+            }
+            rebuilt = Seat::ALL.map(|c| pos.controller(c)) != controllers
+                || pos.board().occupied().count()
+                    != (self.tracks.colour[0] | self.tracks.colour[1]).count_ones() + 1;
+        }
+        if rebuilt {
+            *self = Tracked::paranoid_with(pos, root, self.placement.clone());
+        } else {
+            self.toggle(g, mask.rotate_left(u32::from(mv.rotation())), to.index(), 1);
+        }
+        (undo, rebuilt)
+    }
+
+    /// Takes back `mv` on `pos`.
+    pub(crate) fn unmake(
+        &mut self,
+        pos: &mut Position,
+        root: Seat,
+        mv: Move,
+        undo: (ploy_core::Undo, bool),
+    ) {
+        let (undo, rebuilt) = undo;
+        let captured = undo.captured();
+        pos.unmake_move(mv, undo);
+        if rebuilt {
+            *self = Tracked::paranoid_with(pos, root, self.placement.clone());
+            return;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        let piece = pos
+            .board()
+            .piece_at(from)
+            .expect("unmake: no piece back on the start square");
+        let group = |c: Seat| usize::from(pos.controller(c) != root);
+        let g = group(piece.colour());
+        let mask = piece.flags().bits();
+        self.toggle(
+            g,
+            mask.rotate_left(u32::from(mv.rotation())),
+            to.index(),
+            -1,
+        );
+        self.toggle(g, mask, from.index(), 1);
+        if let Some(v) = captured {
+            self.toggle(group(v.colour()), v.flags().bits(), to.index(), 1);
+        }
+    }
+}
+
+/// Dispatches to the evaluation of the wrapped game.
+impl crate::Evaluator<PloyGame> for Evaluation {
+    #[inline]
+    fn evaluate(&self, g: &PloyGame) -> i32 {
+        match g {
+            PloyGame::Sides(p) => crate::Evaluator::evaluate(self, p),
+            PloyGame::Paranoid(p) => crate::Evaluator::evaluate(self, p),
+        }
     }
 }
