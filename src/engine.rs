@@ -2,10 +2,10 @@
 //! of any variant the search supports, and the UCI-style line protocol of the `engine`
 //! example (documented in `docs/PROTOCOL.md`).
 //!
-//! [`Engine`] picks the search for the variant: two-player games are searched on an
-//! [`EvalPosition`] (the fast path), partnership games on the plain [`Position`] (the search
-//! sees the two teams as its two sides). Four-player free-for-all games have no search yet:
-//! [`Engine::search`] answers [`EngineError::Unsupported`] instead of guessing.
+//! [`Engine`] searches every variant through [`PloyGame`]: two-player games with the two
+//! sides, partnership games with the two teams as the sides, four-player free-for-all games
+//! by the paranoid reduction (the player to move against all the others; see ploy-search's
+//! docs).
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,9 +18,7 @@ use ploy_core::{
     BareCommander, Elimination, Game, Move, PartnerElimination, Position, Rotation, Rules, Variant,
 };
 use ploy_notation::{PositionString, UniversityMove, read_algebraic};
-use ploy_search::{
-    Config, EvalPosition, Evaluation, Info, Limits, SearchResult, Searcher, game_history,
-};
+use ploy_search::{Config, Evaluation, Info, Limits, PloyGame, SearchResult, Searcher};
 
 /// The engine's name in the protocol's `id name` line.
 pub const NAME: &str = concat!("ploy ", env!("CARGO_PKG_VERSION"));
@@ -50,22 +48,19 @@ pub fn variant_name(variant: Variant) -> &'static str {
     }
 }
 
-/// Searches games: one searcher per supported kind of position, created on first use and
-/// kept (with its table) from move to move.
+/// Searches games of every variant, keeping one searcher (with its table) from move to move.
 pub struct Engine {
     hash_mb: usize,
-    two: Option<Searcher<EvalPosition, Evaluation>>,
-    teams: Option<Searcher<Position, Evaluation>>,
+    searcher: Option<Searcher<PloyGame, Evaluation>>,
 }
 
 impl Engine {
-    /// An engine with a transposition table of `hash_mb` MiB (at least 1) per searcher.
+    /// An engine with a transposition table of `hash_mb` MiB (at least 1).
     #[must_use]
     pub fn new(hash_mb: usize) -> Engine {
         Engine {
             hash_mb: hash_mb.clamp(1, MAX_HASH_MB),
-            two: None,
-            teams: None,
+            searcher: None,
         }
     }
 
@@ -75,27 +70,27 @@ impl Engine {
         self.hash_mb
     }
 
-    /// Changes the table size; the tables are made anew on the next search.
+    /// Changes the table size; the table is made anew on the next search.
     pub fn set_hash_mb(&mut self, hash_mb: usize) {
         self.hash_mb = hash_mb.clamp(1, MAX_HASH_MB);
-        self.two = None;
-        self.teams = None;
+        self.searcher = None;
     }
 
-    /// Forgets everything learnt (tables, killers, history): for a new game.
+    /// Forgets everything learnt (table, killers, history): for a new game.
     pub fn clear(&mut self) {
-        if let Some(s) = &mut self.two {
-            s.clear();
-        }
-        if let Some(s) = &mut self.teams {
+        if let Some(s) = &mut self.searcher {
             s.clear();
         }
     }
 
-    /// Whether the engine can search games of `variant`.
+    /// Whether the engine can search games of `variant` (every variant, since the search
+    /// has the paranoid reduction for free-for-all games).
     #[must_use]
     pub fn supports(variant: Variant) -> bool {
-        matches!(variant, Variant::TwoPlayer | Variant::Partnership)
+        matches!(
+            variant,
+            Variant::TwoPlayer | Variant::FreeForAll | Variant::Partnership
+        )
     }
 
     fn config(&self) -> Config {
@@ -109,7 +104,7 @@ impl Engine {
     /// repetitions) within `limits`, calling `observer` after every completed iteration.
     ///
     /// # Errors
-    /// [`EngineError::Unsupported`] for a variant the search cannot play.
+    /// [`EngineError::Unsupported`] for a variant the search cannot play (none at present).
     pub fn search(
         &mut self,
         game: &Game,
@@ -117,24 +112,16 @@ impl Engine {
         observer: impl FnMut(&Info<'_, Move>),
     ) -> Result<SearchResult<Move>, EngineError> {
         let pos = game.position();
-        let history = game_history(game);
-        match pos.variant() {
-            Variant::TwoPlayer => {
-                let config = self.config();
-                let s = self
-                    .two
-                    .get_or_insert_with(|| Searcher::new(config, Evaluation::default()));
-                Ok(s.search(&EvalPosition::new(pos.clone()), &history, limits, observer))
-            }
-            Variant::Partnership => {
-                let config = self.config();
-                let s = self
-                    .teams
-                    .get_or_insert_with(|| Searcher::new(config, Evaluation::default()));
-                Ok(s.search(pos, &history, limits, observer))
-            }
-            v => Err(EngineError::Unsupported(v)),
+        if !Engine::supports(pos.variant()) {
+            return Err(EngineError::Unsupported(pos.variant()));
         }
+        let config = self.config();
+        let searcher = self
+            .searcher
+            .get_or_insert_with(|| Searcher::new(config, Evaluation::default()));
+        let root = searcher.evaluator().game(pos.clone());
+        let history = root.history(game);
+        Ok(searcher.search(&root, &history, limits, observer))
     }
 }
 

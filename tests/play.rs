@@ -228,15 +228,12 @@ fn four_player_games() {
     assert!(out.contains("Yellow (engine) plays"), "{out}");
     assert!(out.contains("Blue (engine) plays"), "{out}");
 
-    // Free-for-all: no search yet, said clearly; people play.
-    let opts = Options::from_args(["--variant", "ffa", "--engines"]).unwrap();
-    let out = session(opts, "hint\nred engine\nb2-1\nquit\nquit\n");
-    assert!(
-        out.contains("the engine cannot play free-for-all games yet"),
-        "{out}"
-    );
-    assert!(out.contains("The engine cannot move here"), "{out}");
-    assert!(out.contains("Ply 2: Red to move (human)."), "{out}");
+    // Free-for-all: the engine plays every seat (paranoid search).
+    let opts = Options::from_args(["--variant", "ffa", "--engines", "--depth", "1"]).unwrap();
+    let out = session(opts, "hint\nquit\nquit\n");
+    for seat in ["Green", "Red", "Yellow", "Blue"] {
+        assert!(out.contains(&format!("{seat} (engine) plays")), "{out}");
+    }
 }
 
 #[test]
