@@ -170,22 +170,7 @@ impl SearchGame for Paranoid {
         self.tracked.unmake(&mut self.pos, self.root, mv, undo);
     }
 
-    #[inline]
-    fn move_to_u16(mv: Move) -> u16 {
-        mv.to_u16()
-    }
-
-    #[inline]
-    fn move_from_u16(code: u16) -> Option<Move> {
-        Move::from_u16(code)
-    }
-
-    const HISTORY_SIZE: usize = 81 * 81;
-
-    #[inline]
-    fn history_index(mv: Move) -> usize {
-        <Position as SearchGame>::history_index(mv)
-    }
+    crate::ploy::ploy_move_codec!();
 }
 
 /// Any Ploy position, ready for search as two sides: the one entry point for every variant.
@@ -327,20 +312,5 @@ impl SearchGame for PloyGame {
         }
     }
 
-    #[inline]
-    fn move_to_u16(mv: Move) -> u16 {
-        mv.to_u16()
-    }
-
-    #[inline]
-    fn move_from_u16(code: u16) -> Option<Move> {
-        Move::from_u16(code)
-    }
-
-    const HISTORY_SIZE: usize = 81 * 81;
-
-    #[inline]
-    fn history_index(mv: Move) -> usize {
-        <Position as SearchGame>::history_index(mv)
-    }
+    crate::ploy::ploy_move_codec!();
 }

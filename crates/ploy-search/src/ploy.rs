@@ -77,6 +77,31 @@ fn kind_order(kind: PieceKind) -> i32 {
     }
 }
 
+/// The move codec and history slots every `SearchGame` impl over ploy-core's [`Move`]
+/// shares: the packed 16-bit move, and one history slot per from/to pair (a shield's turns
+/// after moving share a slot).
+macro_rules! ploy_move_codec {
+    () => {
+        #[inline]
+        fn move_to_u16(mv: Move) -> u16 {
+            mv.to_u16()
+        }
+
+        #[inline]
+        fn move_from_u16(code: u16) -> Option<Move> {
+            Move::from_u16(code)
+        }
+
+        const HISTORY_SIZE: usize = 81 * 81;
+
+        #[inline]
+        fn history_index(mv: Move) -> usize {
+            mv.from().index() * 81 + mv.to().index()
+        }
+    };
+}
+pub(crate) use ploy_move_codec;
+
 impl SearchGame for Position {
     type Move = Move;
     type Undo = ploy_core::Undo;
@@ -173,23 +198,7 @@ impl SearchGame for Position {
         self.unmake_move(mv, undo);
     }
 
-    #[inline]
-    fn move_to_u16(mv: Move) -> u16 {
-        mv.to_u16()
-    }
-
-    #[inline]
-    fn move_from_u16(code: u16) -> Option<Move> {
-        Move::from_u16(code)
-    }
-
-    /// From and to squares: a shield's turns after moving share a slot.
-    const HISTORY_SIZE: usize = 81 * 81;
-
-    #[inline]
-    fn history_index(mv: Move) -> usize {
-        mv.from().index() * 81 + mv.to().index()
-    }
+    crate::ploy::ploy_move_codec!();
 }
 
 /// The tunable terms of Ploy's evaluation, all in the same units (a shield is about 100).
@@ -805,23 +814,7 @@ impl SearchGame for EvalPosition {
         }
     }
 
-    #[inline]
-    fn move_to_u16(mv: Move) -> u16 {
-        mv.to_u16()
-    }
-
-    #[inline]
-    fn move_from_u16(code: u16) -> Option<Move> {
-        Move::from_u16(code)
-    }
-
-    /// From and to squares: a shield's turns after moving share a slot.
-    const HISTORY_SIZE: usize = 81 * 81;
-
-    #[inline]
-    fn history_index(mv: Move) -> usize {
-        mv.from().index() * 81 + mv.to().index()
-    }
+    crate::ploy::ploy_move_codec!();
 }
 
 impl EvalPosition {
