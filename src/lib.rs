@@ -7,5 +7,7 @@ pub use ploy_notation as notation;
 pub use ploy_search as search;
 pub use ploy_sheet as sheet;
 
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod engine;
 pub mod play;

@@ -1,0 +1,252 @@
+//! Pieces shared by the command-line programs (the `ploy` binary and the examples): durations
+//! with units, game clocks and the rule flags, as `clap` arguments. Behind the default `cli`
+//! feature.
+
+use clap::Args;
+use ploy_core::{BareCommander, Elimination, PartnerElimination, Rotation, Rules};
+use std::time::Duration;
+
+/// Reads a duration with a unit: `500ms`, `2s`, `1.5s`, `5m`, `1h`; a bare number is
+/// milliseconds. The value saturates instead of overflowing.
+///
+/// # Errors
+/// A message naming the text when it is not a non-negative number with one of the units
+/// `ms`, `s`, `m`, `h`.
+///
+/// ```
+/// use std::time::Duration;
+/// use ploy::cli::parse_duration;
+/// assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+/// assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
+/// assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+/// assert_eq!(parse_duration("250"), Ok(Duration::from_millis(250)));
+/// assert!(parse_duration("2 parsecs").is_err());
+/// ```
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let bad = || {
+        format!(
+            "`{}` is not a duration: write a number with a unit, e.g. 500ms, 2s, 5m (a bare number is milliseconds)",
+            excerpt(text, 40)
+        )
+    };
+    if number.is_empty() || number.starts_with('.') || number.ends_with('.') {
+        return Err(bad());
+    }
+    let value: f64 = number.parse().map_err(|_| bad())?;
+    let millis_per_unit = match unit.trim() {
+        "" | "ms" => 1.0,
+        "s" => 1_000.0,
+        "m" | "min" => 60_000.0,
+        "h" => 3_600_000.0,
+        _ => return Err(bad()),
+    };
+    let millis = value * millis_per_unit;
+    if !millis.is_finite() || millis >= u64::MAX as f64 {
+        return Ok(Duration::MAX);
+    }
+    Ok(Duration::from_micros((millis * 1000.0).round() as u64))
+}
+
+/// A game clock: time for the game and an increment per move, written `5m+2s` (the
+/// increment may be left out: `5m`). Each part is a [`parse_duration`] duration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockSpec {
+    /// Time on the clock at the start.
+    pub base: Duration,
+    /// Time added after each of the player's moves.
+    pub increment: Duration,
+}
+
+impl std::str::FromStr for ClockSpec {
+    type Err = String;
+
+    /// ```
+    /// use std::time::Duration;
+    /// use ploy::cli::ClockSpec;
+    /// let c: ClockSpec = "5m+2s".parse().unwrap();
+    /// assert_eq!((c.base, c.increment), (Duration::from_secs(300), Duration::from_secs(2)));
+    /// assert!("0s".parse::<ClockSpec>().is_err());
+    /// ```
+    fn from_str(text: &str) -> Result<ClockSpec, String> {
+        let (base, increment) = match text.split_once('+') {
+            Some((b, i)) => (parse_duration(b)?, parse_duration(i)?),
+            None => (parse_duration(text)?, Duration::ZERO),
+        };
+        if base.is_zero() {
+            return Err(format!(
+                "`{}`: a clock needs time on it, e.g. 5m+2s",
+                excerpt(text, 40)
+            ));
+        }
+        Ok(ClockSpec { base, increment })
+    }
+}
+
+impl std::fmt::Display for ClockSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}+{}",
+            format_duration(self.base),
+            format_duration(self.increment)
+        )
+    }
+}
+
+/// Writes a duration the way [`parse_duration`] reads it, in the largest unit that
+/// keeps it exact (`5m`, `2s`, `1500ms`).
+pub fn format_duration(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms == 0 {
+        "0s".to_owned()
+    } else if ms % 3_600_000 == 0 {
+        format!("{}h", ms / 3_600_000)
+    } else if ms % 60_000 == 0 {
+        format!("{}m", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{ms}ms")
+    }
+}
+
+/// At most `max` characters of `text`, with `...` when cut: what an error message quotes of
+/// the user's input, however long the input is.
+pub fn excerpt(text: &str, max: usize) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(max).collect();
+    if chars.next().is_some() {
+        format!("{head}...")
+    } else {
+        head
+    }
+}
+
+/// The rule flags, the same in every subcommand that plays or reads Ploy positions.
+///
+/// Which preset they start from is the subcommand's: `moves` and `perft` start from the
+/// *university* rules (no draw rules), the others from the *standard* rules;
+/// `--university` and `--standard` choose explicitly.
+#[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
+#[command(next_help_heading = "Rule options")]
+pub struct RuleArgs {
+    /// Start from the university rules (no draw rules).
+    #[arg(long, conflicts_with = "standard")]
+    pub university: bool,
+    /// Start from the standard rules (threefold repetition and 200-ply no-capture draws).
+    #[arg(long)]
+    pub standard: bool,
+    /// Relaxed elimination: a player is out only when his commander is gone.
+    #[arg(long)]
+    pub relaxed: bool,
+    /// Single-step rotation: a turn is one step (45 degrees) either way.
+    #[arg(long)]
+    pub single_step: bool,
+    /// No threefold-repetition draw.
+    #[arg(long)]
+    pub no_repetition: bool,
+    /// Plies without a capture that draw the game (0: no such draw).
+    #[arg(long, value_name = "PLIES")]
+    pub no_capture_limit: Option<u16>,
+    /// Partnership: an eliminated player plays on instead of being absorbed by his partner.
+    #[arg(long)]
+    pub plays_on: bool,
+    /// Four players: a bare commander leaves the board when its player is eliminated.
+    #[arg(long)]
+    pub bare_commander_removed: bool,
+}
+
+impl RuleArgs {
+    /// The rules these flags ask for, starting from `default` unless `--university` or
+    /// `--standard` says otherwise.
+    #[must_use]
+    pub fn rules(&self, default: Rules) -> Rules {
+        let mut rules = if self.university {
+            Rules::university()
+        } else if self.standard {
+            Rules::standard()
+        } else {
+            default
+        };
+        if self.relaxed {
+            rules.elimination = Elimination::Relaxed;
+        }
+        if self.single_step {
+            rules.rotation = Rotation::SingleStep;
+        }
+        if self.no_repetition {
+            rules.repetition_draw = false;
+        }
+        if let Some(n) = self.no_capture_limit {
+            rules.no_capture_limit = (n > 0).then_some(n);
+        }
+        if self.plays_on {
+            rules.partner_elimination = PartnerElimination::PlaysOn;
+        }
+        if self.bare_commander_removed {
+            rules.bare_commander = BareCommander::Removed;
+        }
+        rules
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
+        assert_eq!(
+            parse_duration("99999999999999999999999h"),
+            Ok(Duration::MAX)
+        );
+        for bad in [
+            "",
+            "ms",
+            "-1s",
+            "1.s",
+            ".5s",
+            "1e3",
+            "1 fortnight",
+            "1.2.3s",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad:?}");
+        }
+        let long = "x".repeat(1 << 20);
+        assert!(parse_duration(&long).unwrap_err().len() < 200);
+    }
+
+    #[test]
+    fn clocks_round_trip() {
+        for text in ["5m+2s", "90s+0s", "1h+500ms"] {
+            let c: ClockSpec = text.parse().unwrap();
+            assert_eq!(c.to_string().parse::<ClockSpec>(), Ok(c));
+        }
+        assert_eq!("5m".parse::<ClockSpec>().unwrap().increment, Duration::ZERO);
+    }
+
+    #[test]
+    fn rule_flags() {
+        let args = RuleArgs {
+            no_capture_limit: Some(0),
+            relaxed: true,
+            ..RuleArgs::default()
+        };
+        let r = args.rules(Rules::standard());
+        assert_eq!(r.no_capture_limit, None);
+        assert_eq!(r.elimination, Elimination::Relaxed);
+        assert!(r.repetition_draw);
+        assert_eq!(
+            RuleArgs::default().rules(Rules::university()),
+            Rules::university()
+        );
+    }
+}
