@@ -45,7 +45,7 @@
 //! // A misspelled move: the error says where and why.
 //! let damaged = sheet.replace("e9-1", "e9-9");
 //! let err = ploy_sheet::read_sheet(&damaged).unwrap_err();
-//! assert_eq!(err.to_string(), "line 11, column 12: move 2 (red) `e9-9`: byte 3: expected a rotation digit `0`..`7`, found `9`");
+//! assert_eq!(err.to_string(), "line 11, column 12: move 2 (red) `e9-9`: character 4: expected a rotation digit `0`..`7`, found `9`");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
