@@ -465,7 +465,7 @@ impl fmt::Debug for MoveList {
 }
 
 /// Iterates over the moves by value (a [`Move`] is two bytes and `Copy`); use
-/// [`MoveList::iter`] (through the slice) for references.
+/// `list.iter()` (the slice's) for references.
 ///
 /// ```
 /// use ploy_core::{Move, Position};
