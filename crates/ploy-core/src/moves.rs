@@ -262,10 +262,7 @@ impl ParseMoveError {
     }
 
     /// Reads the square at byte `offset`: a file `a`..`i` and a rank `1`..`9`.
-    ///
-    /// # Errors
-    /// [`ParseMoveError::File`] or [`ParseMoveError::Rank`].
-    pub fn square_at(text: &[u8], offset: usize) -> Result<Square, ParseMoveError> {
+    pub(crate) fn square_at(text: &[u8], offset: usize) -> Result<Square, ParseMoveError> {
         match (text.get(offset).copied(), text.get(offset + 1).copied()) {
             (Some(f @ b'a'..=b'i'), Some(r @ b'1'..=b'9')) => Ok(Square::new(f - b'a', r - b'1')),
             (Some(b'a'..=b'i'), _) => Err(ParseMoveError::Rank {
@@ -280,10 +277,7 @@ impl ParseMoveError {
     }
 
     /// Reads a rotation digit `0`..`7` at byte `offset`.
-    ///
-    /// # Errors
-    /// [`ParseMoveError::Rotation`].
-    pub fn digit_at(text: &[u8], offset: usize) -> Result<u8, ParseMoveError> {
+    pub(crate) fn digit_at(text: &[u8], offset: usize) -> Result<u8, ParseMoveError> {
         match text.get(offset).copied() {
             Some(d @ b'0'..=b'7') => Ok(d - b'0'),
             _ => Err(ParseMoveError::Rotation {
@@ -293,11 +287,8 @@ impl ParseMoveError {
         }
     }
 
-    /// Checks that byte `offset` is `byte`.
-    ///
-    /// # Errors
-    /// [`ParseMoveError::Unexpected`] naming `expected`.
-    pub fn byte_at(
+    /// Checks that byte `offset` is `byte`, else reports `expected`.
+    pub(crate) fn byte_at(
         text: &[u8],
         offset: usize,
         byte: u8,

@@ -31,7 +31,13 @@ pub(crate) fn square_at_any_case(text: &[u8], offset: usize) -> Result<Square, P
 
 /// Reads a rotation digit `0`..`7` at `offset`.
 pub(crate) fn digit_at(text: &[u8], offset: usize) -> Result<u8, ParseMoveError> {
-    ParseMoveError::digit_at(text, offset)
+    match text.get(offset).copied() {
+        Some(d @ b'0'..=b'7') => Ok(d - b'0'),
+        _ => Err(ParseMoveError::Rotation {
+            offset,
+            found: ParseMoveError::found_at(text, offset),
+        }),
+    }
 }
 
 /// A well-formed move that is not legal in the position (the resolution stage), with the
