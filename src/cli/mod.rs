@@ -3,8 +3,8 @@
 //! `serde_json`); embedders who only want the libraries use `default-features = false`.
 //!
 //! Each program is a `clap` argument struct and a `run` function in its module:
-//! [`play`], [`analyze`], [`engine`], [`perft`], [`moves`], [`matches`] (`match`),
-//! [`bench`] and [`sheet`]; [`Ploy`] is the whole `ploy` command line. What they share lives
+//! [`play`], [`analyze`], [`engine`], [`perft`], [`moves`], [`matches`](mod@matches) (`match`),
+//! [`bench`](mod@bench) and [`sheet`]; [`Ploy`] is the whole `ploy` command line. What they share lives
 //! here: durations with units ([`parse_duration`], `500ms`, `2s`, a bare number is
 //! milliseconds), game clocks ([`ClockSpec`], `5m+2s`), the rule flags ([`RuleArgs`], the
 //! same in every subcommand that reads or plays positions), bounded quotes of the user's
