@@ -22,7 +22,7 @@ use ploy_search::{
 };
 use serde_json::json;
 
-use super::output::thousands;
+use super::output::{rate, thousands};
 use super::{Failure, parse_duration, progress_bar, write_json};
 
 /// Search benchmark: the node count (a signature of the search) and the speed over 24 fixed
@@ -120,9 +120,9 @@ pub fn measure(config: &Config, depth: u32) -> Vec<PositionReport> {
     let positions = bench_positions();
     let bar = progress_bar(
         positions.len() as u64,
-        "bench {msg} [{bar:30}] {pos}/{len} positions, {elapsed_precise}",
+        "bench {prefix} [{bar:20}] {pos}/{len} positions, {msg}",
     );
-    bar.set_message(format!("depth {depth}"));
+    bar.set_prefix(format!("depth {depth}"));
     let mut reports = Vec::with_capacity(positions.len());
     let (mut nodes, mut time) = (0, Duration::ZERO);
     for pos in positions {
@@ -135,9 +135,9 @@ pub fn measure(config: &Config, depth: u32) -> Vec<PositionReport> {
         time += dt;
         bar.inc(1);
         bar.set_message(format!(
-            "depth {depth}: {} nodes, {} nodes/s",
+            "{} nodes at {}",
             thousands(nodes),
-            thousands(nps(nodes, time))
+            rate(nodes, time)
         ));
         reports.push(PositionReport {
             moves: pos.legal_moves().len(),
@@ -237,7 +237,7 @@ fn measure_overrun(
     };
     let bar = progress_bar(
         u64::from(n),
-        "overrun [{bar:30}] {pos}/{len} searches, {elapsed_precise} (about {eta} left)",
+        "overrun [{bar:20}] {pos}/{len} searches, ~{eta} left",
     );
     let mut s = Searcher::new(config.clone(), eval);
     let mut overruns = Vec::with_capacity(n as usize);

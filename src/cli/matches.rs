@@ -770,7 +770,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     let mut b = args.b.player(budget, args.seed ^ 0xB);
     let bar = progress_bar(
         u64::from(plan.games),
-        "match [{bar:30}] {pos}/{len} games, {msg}, {elapsed_precise} (about {eta} left)",
+        "match [{bar:20}] {pos}/{len} games, {msg}, ~{eta} left",
     );
     let mut out = std::io::stdout().lock();
     let report = play_match(&plan, a.as_mut(), b.as_mut(), |game, tally| {

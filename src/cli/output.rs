@@ -127,6 +127,18 @@ pub(crate) fn thousands(n: u64) -> String {
     out
 }
 
+/// A rate per second, short: `850/s`, `62.4k/s`, `4.21M/s`.
+pub(crate) fn rate(count: u64, time: std::time::Duration) -> String {
+    let r = count as f64 / time.as_secs_f64().max(1e-9);
+    if r >= 1e6 {
+        format!("{:.2}M/s", r / 1e6)
+    } else if r >= 1e3 {
+        format!("{:.1}k/s", r / 1e3)
+    } else {
+        format!("{r:.0}/s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,5 +158,13 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(437_350_639), "437,350,639");
+    }
+
+    #[test]
+    fn rates() {
+        let s = std::time::Duration::from_secs(1);
+        assert_eq!(rate(850, s), "850/s");
+        assert_eq!(rate(62_400, s), "62.4k/s");
+        assert_eq!(rate(4_210_000, s), "4.21M/s");
     }
 }

@@ -18,7 +18,7 @@ use ploy_notation::protocol::read_position_arg;
 use ploy_notation::{PositionString, UniversityMove};
 use serde_json::json;
 
-use super::output::thousands;
+use super::output::{rate, thousands};
 use super::{Failure, RuleArgs, progress_bar, write_json};
 
 /// Count move paths (perft): the number of move sequences of a given length.
@@ -90,9 +90,9 @@ pub fn count(position: &Position, depth: u32) -> PerftReport {
     let moves = position.legal_moves();
     let bar = progress_bar(
         moves.len() as u64,
-        "perft {msg} [{bar:30}] {pos}/{len} root moves, {elapsed_precise} (about {eta} left)",
+        "perft {prefix} [{bar:20}] {pos}/{len} moves, {msg}, ~{eta} left",
     );
-    bar.set_message(format!("depth {depth}"));
+    bar.set_prefix(format!("depth {depth}"));
     let mut divide = Vec::with_capacity(moves.len());
     let mut nodes = 0u64;
     for &mv in moves.iter() {
@@ -103,9 +103,9 @@ pub fn count(position: &Position, depth: u32) -> PerftReport {
         divide.push((mv, n));
         bar.inc(1);
         bar.set_message(format!(
-            "depth {depth}: {} paths, {} paths/s",
+            "{} paths at {}",
             thousands(nodes),
-            thousands(ploy_search::nps(nodes, start.elapsed()))
+            rate(nodes, start.elapsed())
         ));
     }
     bar.finish_and_clear();
