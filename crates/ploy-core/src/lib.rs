@@ -2,8 +2,9 @@
 //! flags, positions, legal moves, make/unmake, Zobrist hashing, outcomes, games and perft.
 //!
 //! This crate is the only one in the `ploy` workspace that knows the rules; it knows no text
-//! format beyond a square's name (`e4`). The rules are those of the project's rule book
-//! (`RULES.md`); where the sources are silent the choices are written down here.
+//! format beyond a square's name (`e4`). The rules for users are `docs/rules.md` in the
+//! repository (also `ploy::docs::rules` in the facade's documentation); where they leave
+//! room, the choices are written down here.
 //!
 //! # Example
 //!
@@ -24,7 +25,7 @@
 //! # Ok::<(), ploy_core::GameError>(())
 //! ```
 //!
-//! # Choices where the rule book is silent
+//! # Choices where the rules are silent
 //!
 //! - **Seats.** One type, [`Seat`], for all variants: Green, Red, Yellow, Blue in turn order.
 //!   The two-player game is Green (first, bottom; [`Seat::BLACK`]) against Red
