@@ -643,6 +643,16 @@ fn relative_definitions(rel: &str, doc: &str) -> Vec<String> {
     labels
 }
 
+/// The anchor GitHub and rustdoc give a heading.
+fn anchor(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-')
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
 #[test]
 fn links_work_in_rustdoc_too() {
     let docs_rs = read("src/docs.rs");
@@ -678,6 +688,27 @@ fn links_work_in_rustdoc_too() {
             lib_rs.contains(&format!("[{label}]: crate")),
             "README.md: the link [{label}] needs a rustdoc definition in src/lib.rs"
         );
+    }
+    // Links within a document lead to one of its headings (GitHub and rustdoc make the same
+    // anchors of these headings: lower case, spaces to `-`, other punctuation dropped).
+    for rel in files
+        .iter()
+        .map(|f| format!("docs/{f}"))
+        .chain(["README.md".to_owned()])
+    {
+        let doc = read(&rel);
+        let anchors: Vec<String> = doc
+            .lines()
+            .filter(|l| l.starts_with('#'))
+            .map(|l| anchor(l.trim_start_matches('#').trim()))
+            .collect();
+        for part in doc.split("](#").skip(1) {
+            let target = &part[..part.find(')').expect("closing parenthesis")];
+            assert!(
+                anchors.iter().any(|a| a == target),
+                "{rel}: no heading for the link #{target}"
+            );
+        }
     }
     // The documents only name files that exist.
     for file in &files {
