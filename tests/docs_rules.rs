@@ -15,7 +15,8 @@
 //!   `src/docs.rs` or `src/lib.rs`, so it works on a repository page and in rustdoc alike.
 //!
 //! After a deliberate change to the drawing or to a documented position, regenerate the
-//! blocks with `PLOY_BLESS_DOCS=1 cargo test --test docs_rules` and review the diff.
+//! blocks with `PLOY_BLESS_DOCS=1 cargo test --test docs_rules -- --test-threads=1` (the
+//! tests that write share files) and review the diff.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
