@@ -385,6 +385,17 @@ fn four_player_example_strings_round_trip() {
     }
 }
 
+#[test]
+fn wrapped_start_board_reads_as_the_start() {
+    let doc = read(NOTATION);
+    let blocks = marked_blocks(&doc, &["board-check"]);
+    assert_eq!(blocks.len(), 1);
+    let text = &doc[blocks[0].content.clone()];
+    assert!(text.lines().count() > 1, "shown wrapped");
+    let board: ploy::notation::BoardString = text.parse().expect("a wrapped board reads");
+    assert_eq!(board, ploy::notation::BoardString::start());
+}
+
 // ----- notation ------------------------------------------------------------------------------
 
 #[test]
