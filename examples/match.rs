@@ -17,7 +17,7 @@
 
 use ploy_core::{Game, Move, Outcome, Rules, Seat};
 use ploy_search::{
-    Config, EvalPosition, Evaluation, Limits, Searcher, game_history, random_line, splitmix64,
+    Config, EvalPosition, Evaluation, GameHistory, Limits, Searcher, random_line, splitmix64,
 };
 use std::time::{Duration, Instant};
 
@@ -101,12 +101,8 @@ impl Engine {
                 moves[splitmix64(&mut self.rng) as usize % moves.len()]
             }
             Some(s) => {
-                let r = s.search(
-                    &EvalPosition::new(pos.clone()),
-                    &game_history(game),
-                    &self.spec.limits,
-                    |_| {},
-                );
+                let root = EvalPosition::new(pos.clone());
+                let r = s.search(&root, &root.history(game), &self.spec.limits, |_| {});
                 self.nodes += r.nodes;
                 r.best_move.expect("a legal move in an undecided game")
             }

@@ -346,6 +346,35 @@ fn invalid_four_player_setups_are_rejected() {
 }
 
 #[test]
+fn an_out_of_play_colour_cannot_keep_its_commander_and_other_pieces() {
+    // Red is out after Green took his last piece besides the commander: his commander stays.
+    let mut pos = Position::from_setup(bare_commander_setup(), Rules::university()).unwrap();
+    play(&mut pos, "e3-e5-0");
+    let out = pos.to_setup();
+    assert!(!out.in_play.contains(R));
+    assert!(Position::from_setup(out.clone(), Rules::university()).is_ok());
+    // The same with a red shield back on the board: no game gets there, under any rules.
+    let mut st = out;
+    st.board
+        .put(sq("c5"), Piece::new(R, Flags::new(1)).unwrap());
+    for rules in [
+        Rules::university(),
+        Rules::university().with_elimination(Elimination::Relaxed),
+        Rules::university().with_bare_commander(BareCommander::Removed),
+    ] {
+        let err = Position::from_setup(st.clone(), rules).expect_err("red's army is back");
+        assert!(
+            err.problems
+                .contains(&ploy_core::SetupProblem::OutOfPlayWithArmy(R)),
+            "{err}"
+        );
+    }
+    // Without its commander an out-of-play colour may keep other pieces (they pass on).
+    st.board.remove(sq("a9"));
+    assert!(Position::from_setup(st, Rules::university()).is_ok());
+}
+
+#[test]
 fn random_four_player_playouts_keep_hash_and_unmake_exact() {
     let mut rng = StdRng::seed_from_u64(4);
     for variant in [Variant::FreeForAll, Variant::Partnership] {

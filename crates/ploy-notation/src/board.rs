@@ -26,10 +26,11 @@
 //!   `w`, a missing mask, a mask of 0 or above 255, leading zeros (`b01`), signs, whitespace
 //!   inside a field (`b 1`, `b1 7`), any other byte (non-ASCII included).
 //! - **Position strings** are split at their **last** space byte: the text before it is the
-//!   board (so it may end in whitespace, which belongs to square `i1`), the text after it must
-//!   be exactly `b` or `w`. Nothing may follow the side to move, not even a line ending.
-//!   (Text after the last space that looks like a field, `b69`, or holds `,` or `/` is
-//!   reported as a missing side to move.)
+//!   board, the text after it must be exactly `b` or `w`. Exactly one space separates them:
+//!   the board may not end in whitespace (`<board>  b` with two spaces is rejected,
+//!   [`ParsePositionError::Separator`]). Nothing may follow the side to move, not even a
+//!   line ending. (Text after the last space that looks like a field, `b69`, or holds `,`
+//!   or `/` is reported as a missing side to move.)
 //!
 //! Errors report the first problem in this order: the number of ranks, then rank by rank
 //! (9 down to 1) the number of fields and then each field from `a` to `i`; for a position
@@ -43,7 +44,9 @@
 //! [`BoardString::to_board`] rejects masks with 5 to 8 flags (not pieces, `docs/rules.md`
 //! section 2) and [`PositionString::to_position`] then applies the rules of a valid position
 //! ([`Position::from_setup`]: at most one commander, no more pieces of a kind than the start
-//! army).
+//! army, and nothing no game can reach, such as a board without any commander; a board
+//! that shows a decided game, one side without its commander, is valid and has its
+//! outcome). ploy-core's crate docs give the reasoning.
 //!
 //! # Four-player positions
 //!
@@ -716,6 +719,15 @@ impl TwoPlayerPositionString {
                 found: b,
             });
         }
+        // Exactly one space separates the board from the side to move.
+        let ws = text[..space]
+            .iter()
+            .rev()
+            .take_while(|&&b| is_ws(b))
+            .count();
+        if ws > 0 {
+            return Err(ParsePositionError::Separator { offset: space - ws });
+        }
         let board = parse_board(&text[..space], 0)?;
         Ok(TwoPlayerPositionString { board, turn })
     }
@@ -919,6 +931,13 @@ pub enum ParsePositionError {
         /// What is there instead (`None`: the input ends).
         found: Option<u8>,
     },
+    /// More whitespace than the single space between the board and what follows it (the
+    /// side to move; in a four-player string also between the variant and the board).
+    #[error("byte {offset}: expected a single space between the fields, found more whitespace")]
+    Separator {
+        /// Where the extra whitespace starts.
+        offset: usize,
+    },
     /// Something follows the side to move.
     #[error("byte {offset}: expected the end after the side to move, found {}", ByteDisplay(Some(*.found)))]
     Trailing {
@@ -947,6 +966,7 @@ impl ParsePositionError {
         match *self {
             ParsePositionError::Board(e) => e.offset(),
             ParsePositionError::MissingTurn { offset }
+            | ParsePositionError::Separator { offset }
             | ParsePositionError::Turn { offset, .. }
             | ParsePositionError::Trailing { offset, .. }
             | ParsePositionError::FourPlayer { offset, .. } => offset,
@@ -978,7 +998,21 @@ pub enum ReadPositionError {
     Invalid(#[from] InvalidPositionError),
 }
 
-/// Reads a position string into a position played by `rules`: both stages at once.
+/// Reads a position string into a position played by `rules`: both stages at once. The
+/// words `start`, `ffa` and `partnership` stand for the start positions of the two-player,
+/// free-for-all and partnership games, as every program of this workspace takes them.
+///
+/// The way back is [`PositionString::from_position`] (`to_string()` gives the text):
+///
+/// ```
+/// use ploy_core::{Position, Rules, Variant};
+/// use ploy_notation::{PositionString, read_position};
+/// let pos = read_position("ffa", Rules::standard())?;
+/// assert_eq!(pos, Position::start(Variant::FreeForAll, Rules::standard()));
+/// let text = PositionString::from_position(&pos).to_string();
+/// assert_eq!(read_position(&text, Rules::standard())?, pos);
+/// # Ok::<(), ploy_notation::ReadPositionError>(())
+/// ```
 ///
 /// ```
 /// use ploy_core::Rules;
@@ -994,6 +1028,22 @@ pub enum ReadPositionError {
 /// # Errors
 /// [`ReadPositionError::Malformed`] or [`ReadPositionError::Invalid`].
 pub fn read_position(text: &str, rules: Rules) -> Result<Position, ReadPositionError> {
-    let parsed = PositionString::from_ascii(text.as_bytes())?;
-    Ok(parsed.to_position(rules)?)
+    read_position_bytes(text.as_bytes(), rules)
+}
+
+/// [`read_position`] on bytes (any bytes: the input need not be UTF-8).
+///
+/// # Errors
+/// [`ReadPositionError::Malformed`] or [`ReadPositionError::Invalid`].
+pub fn read_position_bytes(text: &[u8], rules: Rules) -> Result<Position, ReadPositionError> {
+    let variant = match text {
+        b"start" => Variant::TwoPlayer,
+        b"ffa" => Variant::FreeForAll,
+        b"partnership" => Variant::Partnership,
+        _ => {
+            let parsed = PositionString::from_ascii(text)?;
+            return Ok(parsed.to_position(rules)?);
+        }
+    };
+    Ok(Position::start(variant, rules))
 }

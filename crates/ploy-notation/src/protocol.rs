@@ -47,7 +47,9 @@ use ploy_core::{
     Variant, divide, perft,
 };
 
-use crate::{AlgebraicMove, PositionString, Side, UniversityMove, check_legal, seat_letter};
+use crate::{
+    AlgebraicMove, PositionString, Side, UniversityMove, check_legal, excerpt, seat_letter,
+};
 
 /// A command line could not be understood, or its position is not valid.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -92,8 +94,9 @@ impl MovesOptions {
                 "--bare-commander-removed" => opts.bare_commander_removed = true,
                 other => {
                     return Err(CommandError(format!(
-                        "unknown argument `{other}`; expected --algebraic, --draw-rules, \
-                         --single-step, --relaxed, --plays-on or --bare-commander-removed"
+                        "unknown argument `{}`; expected --algebraic, --draw-rules, \
+                         --single-step, --relaxed, --plays-on or --bare-commander-removed",
+                        excerpt(other.as_bytes())
                     )));
                 }
             }
@@ -183,19 +186,7 @@ fn university_key(mv: Move) -> (u8, u8, u8, u8, u8) {
 /// # Errors
 /// A message that says what is wrong with the text, starting with `position: `.
 pub fn read_position_arg(text: &[u8], rules: Rules) -> Result<Position, String> {
-    let variant = match text {
-        b"start" => Some(Variant::TwoPlayer),
-        b"ffa" => Some(Variant::FreeForAll),
-        b"partnership" => Some(Variant::Partnership),
-        _ => None,
-    };
-    if let Some(variant) = variant {
-        return Ok(Position::start(variant, rules));
-    }
-    let parsed = PositionString::from_ascii(text).map_err(|e| format!("position: {e}"))?;
-    parsed
-        .to_position(rules)
-        .map_err(|e| format!("position: {e}"))
+    crate::read_position_bytes(text, rules).map_err(|e| format!("position: {e}"))
 }
 
 /// Answers one input line of the `moves` example (without its line ending): exactly one
@@ -223,7 +214,7 @@ fn moves_line_inner(line: &[u8], opts: &MovesOptions) -> Result<String, String> 
         .split(u8::is_ascii_whitespace)
         .filter(|w| !w.is_empty());
     for (i, word) in words.enumerate() {
-        let shown = String::from_utf8_lossy(word);
+        let shown = excerpt(word);
         let context = |e: &dyn core::fmt::Display| format!("move {} `{shown}`: {e}", i + 1);
         let mv = if opts.algebraic {
             AlgebraicMove::from_ascii(word).map(AlgebraicMove::as_move)
@@ -319,8 +310,9 @@ impl PerftCommand {
                 flag if flags.set(flag) => {}
                 other if other.starts_with("--") => {
                     return Err(CommandError(format!(
-                        "unknown option `{other}`; expected --divide, --single-step, --relaxed, \
-                         --plays-on or --bare-commander-removed"
+                        "unknown option `{}`; expected --divide, --single-step, --relaxed, \
+                         --plays-on or --bare-commander-removed",
+                        excerpt(other.as_bytes())
                     )));
                 }
                 other => positional.push(other.to_owned()),
@@ -335,7 +327,10 @@ impl PerftCommand {
             )));
         };
         let depth: u32 = depth.parse().map_err(|_| {
-            CommandError(format!("depth: expected a whole number, found `{depth}`"))
+            CommandError(format!(
+                "depth: expected a whole number, found `{}`",
+                excerpt(depth.as_bytes())
+            ))
         })?;
         let rules = flags.apply(Rules::university());
         let position = read_position_arg(position.as_bytes(), rules).map_err(CommandError)?;

@@ -285,11 +285,16 @@ fn malformed_four_player_strings() {
             }),
         ),
     ];
-    // Whitespace before the first square belongs to the board, as for two players.
-    assert!(
-        format!("partnership  {PARTNERSHIP_BOARD} g gryb -")
-            .parse::<PositionString>()
-            .is_ok()
+    // Single spaces between the fields: the board may not begin or end with whitespace.
+    assert_eq!(
+        format!("partnership  {PARTNERSHIP_BOARD} g gryb -").parse::<PositionString>(),
+        Err(ParsePositionError::Separator { offset: 12 })
+    );
+    assert_eq!(
+        format!("ffa {FFA_BOARD}\t g gryb -").parse::<PositionString>(),
+        Err(ParsePositionError::Separator {
+            offset: 4 + FFA_BOARD.len()
+        })
     );
     for (text, expected) in cases {
         let got = text.parse::<PositionString>();
@@ -300,6 +305,14 @@ fn malformed_four_player_strings() {
         );
         let e = got.unwrap_err();
         assert!(e.offset() <= text.len());
+        if text == "ffa" {
+            // `read_position` reads the bare word as the start position.
+            assert_eq!(
+                read_position(&text, Rules::university()).unwrap(),
+                Position::start(Variant::FreeForAll, Rules::university())
+            );
+            continue;
+        }
         assert!(matches!(
             read_position(&text, Rules::university()),
             Err(ReadPositionError::Malformed(_))

@@ -8,6 +8,23 @@
 //!
 //! # Example
 //!
+//! One call searches a game of any variant, with its repetition history ([`Engine`]):
+//!
+//! ```
+//! use ploy_core::{Game, Rules};
+//! use ploy_search::{Config, Engine, Limits};
+//! use std::time::Duration;
+//!
+//! let mut game = Game::new(Rules::standard());
+//! let mut engine = Engine::new(Config::default());
+//! let limits = Limits::move_time(Duration::from_secs(1)).with_depth(3);
+//! let mv = engine.best_move(&game, &limits).expect("the game goes on");
+//! game.play(mv)?;
+//! # Ok::<(), ploy_core::GameError>(())
+//! ```
+//!
+//! Underneath, a [`Searcher`] searches any [`SearchGame`] and reports every iteration:
+//!
 //! ```
 //! use ploy_core::Position;
 //! use ploy_search::{Config, EvalPosition, Evaluation, Limits, Searcher};
@@ -25,7 +42,8 @@
 //! [`Position`](ploy_core::Position) itself also implements [`SearchGame`] and can be
 //! searched the same way; [`EvalPosition`] wraps it with bitboards the evaluation keeps up to
 //! date move by move, which makes the search several times faster. To respect a game's
-//! repetitions, pass [`game_history`]`(&game)` as the history.
+//! repetitions, pass the game's history in the search game's own hashes,
+//! [`GameHistory::history`]`(&pos, &game)` ([`Engine`] does all this for you).
 //!
 //! Every variant through one entry point: [`PloyGame::new`] (or [`Evaluation::game`]) picks
 //! the right reduction (see Design, Sides), and [`PloyGame::history`] gives the history in
@@ -146,11 +164,19 @@
 //!
 //! # Features
 //!
-//! - `serde`: `Serialize`/`Deserialize` for [`Score`], [`Side`], [`Config`], [`Driver`] and
-//!   [`EvalParams`].
+//! - `serde`: `Serialize`/`Deserialize` for [`Score`], [`Side`], [`Config`], [`Driver`],
+//!   [`EvalParams`] and [`SearchResult`] (its moves as university move strings).
+//!
+//! # Threads
+//!
+//! [`Searcher`] (for Ploy's games and evaluation) and [`Engine`] are [`Send`]: build one and
+//! move it to a search thread, and stop it from another thread through the stop flag of
+//! [`Limits`]. The clock is a `Clock + Send` for this reason. A compile-time check in the
+//! crate (and a test) keeps them so.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod engine;
 mod game;
 mod limits;
 mod paranoid;
@@ -163,6 +189,7 @@ mod search;
 mod share;
 mod table;
 
+pub use engine::{Engine, GameHistory};
 pub use game::{Evaluator, MAX_MOVES, MoveBuffer, SearchGame, Side, Terminal};
 pub use limits::{Clock, Limits, SystemClock};
 pub use paranoid::{Paranoid, PloyGame};
@@ -176,15 +203,3 @@ pub use search::{
 };
 pub use share::{SHARE_SCALE, share_against, two_sided_share, win_share};
 pub use table::Table;
-
-/// The hashes of a game's positions the search must know for repetitions: those since the
-/// last capture, before the current one.
-#[must_use]
-pub fn game_history(game: &ploy_core::Game) -> Vec<u64> {
-    let positions = game.positions();
-    let since = positions.len() - 1 - game.plies_since_capture() as usize;
-    positions[since..positions.len() - 1]
-        .iter()
-        .map(ploy_core::Position::hash)
-        .collect()
-}
