@@ -38,7 +38,7 @@ impl Setup {
         }
     }
 
-    /// The two-player start position (RULES.md section 4), Green (black) to move.
+    /// The two-player start position (`docs/rules.md` section 5), Green (black) to move.
     #[must_use]
     pub fn start() -> Setup {
         // (file, rank, mask) for Green; Red's army is the same turned by 180 degrees.
@@ -78,7 +78,7 @@ const R: Seat = Seat::Red;
 const Y: Seat = Seat::Yellow;
 const B: Seat = Seat::Blue;
 
-/// FOUR_PLAYER_SETUP.md, free-for-all: one corner each, commanders pointing N, E, S, W.
+/// `docs/rules.md` section 7, free-for-all: one corner each, commanders pointing N, E, S, W.
 #[rustfmt::skip]
 const FREE_FOR_ALL: Layout = [
     (G, Square::A1, 85), (G, Square::B1, 138), (G, Square::C1, 129), (G, Square::A2, 7),
@@ -95,7 +95,8 @@ const FREE_FOR_ALL: Layout = [
     (B, Square::I3, 96),
 ];
 
-/// FOUR_PLAYER_SETUP.md, partnership: Green and Yellow at the bottom, Red and Blue at the top.
+/// `docs/rules.md` section 7, partnership: Green and Yellow at the bottom, Red and Blue at
+/// the top.
 #[rustfmt::skip]
 const PARTNERSHIP: Layout = [
     (G, Square::B1, 69), (G, Square::C1, 170), (G, Square::D1, 131), (G, Square::B2, 3),
@@ -114,7 +115,7 @@ const PARTNERSHIP: Layout = [
 
 impl Setup {
     /// The start position of `variant`, Green to move: [`Setup::start`] for two players,
-    /// the layouts of FOUR_PLAYER_SETUP.md for four.
+    /// the layouts of `docs/rules.md` section 7 for four.
     #[must_use]
     pub fn start_of(variant: Variant) -> Setup {
         let layout = match variant {
@@ -296,7 +297,8 @@ impl Position {
         Position::from_setup(Setup::start_of(variant), rules).expect("start positions are valid")
     }
 
-    /// Validates `setup` (the crate docs' "Valid positions") and builds the position.
+    /// Validates `setup` (`docs/rules.md` section 8; the crate docs' "Valid positions") and
+    /// builds the position.
     ///
     /// Two players: a setup in which a side is already eliminated gives a decided position
     /// with its outcome and no legal moves; if both sides are eliminated, the side not to
@@ -971,8 +973,8 @@ impl Position {
             if reason == WinReason::OnlyCommanders
                 && self.rules.bare_commander == BareCommander::Removed
             {
-                // His own commander leaves the board (FOUR_PLAYER_SETUP.md: "that commander
-                // is removed"). Another colour's commander he controls (possible only in a
+                // His own commander leaves the board (`docs/rules.md` section 7, the bare
+                // commander). Another colour's commander he controls (possible only in a
                 // position set up by hand: in play an out-of-play colour's commander is
                 // gone under this option) passes on with its colour like any other piece.
                 let own = self.board.by_colour(seat);

@@ -1,4 +1,4 @@
-//! Four-player rules (RULES.md section 5, FOUR_PLAYER_SETUP.md): scripted games through each
+//! Four-player rules (`docs/rules.md` section 7): scripted games through each
 //! elimination path, checking control, turns and outcome after every move, and make/unmake
 //! with hashes along the way.
 
@@ -50,9 +50,10 @@ fn play(pos: &mut Position, m: &str) {
 
 #[test]
 fn start_positions_move_counts() {
-    // Worked out by hand from FOUR_PLAYER_SETUP.md. Free-for-all, Green: commander a1 only
-    // turns (1, 3, 5, 7: 4); lance b1, probe c1, lance a2, probe b2, probe a3 are boxed in
-    // by own pieces (7 turns each); shields c2, b3, c3 each step NE (8 rotations + 7 turns).
+    // Worked out by hand from the layouts (`docs/rules.md` section 7). Free-for-all, Green:
+    // commander a1 only turns (1, 3, 5, 7: 4); lance b1, probe c1, lance a2, probe b2, probe
+    // a3 are boxed in by own pieces (7 turns each); shields c2, b3, c3 each step NE (8
+    // rotations + 7 turns).
     let ffa = Position::start(Variant::FreeForAll, Rules::university());
     assert_eq!(ffa.turn(), G);
     assert_eq!(ffa.legal_moves().len(), 4 + 5 * 7 + 3 * 15);

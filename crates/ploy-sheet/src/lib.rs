@@ -168,7 +168,7 @@
 //! moves follow in university move strings, one per line, so that a game that goes on adds
 //! lines at the end and a diff shows them. [`read_record`] says how lenient the reader is.
 //!
-//! # Choices where the issue is silent
+//! # Choices where the formats leave room
 //!
 //! - A result line that is missing means "not stated": the moves decide. `unfinished` with
 //!   moves that end the game, or any result the moves do not give, is an error.
