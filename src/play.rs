@@ -41,6 +41,11 @@ use ploy_sheet::{ResultText, SavedGame};
 
 use crate::engine::{Engine, read_move, variant_name};
 
+/// The most `load` (and `--load`) reads of a file, in bytes: 16 MiB, far more than any
+/// game needs (a record takes about 10 bytes a move). A longer file, or an endless one such
+/// as `/dev/zero`, is refused with a message instead of filling the memory.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
@@ -558,6 +563,107 @@ fn rules_text(rules: &Rules, variant: Variant) -> String {
     t
 }
 
+/// The number of characters of `valid`, UTF-8 text.
+fn char_count(valid: &[u8]) -> usize {
+    std::str::from_utf8(valid).map_or(valid.len(), |t| t.chars().count())
+}
+
+/// Reads a game record or score sheet, at most [`MAX_FILE_BYTES`] of it.
+fn read_game_file(path: &str) -> Result<(ploy_sheet::Format, SavedGame), String> {
+    let text = read_bounded(Path::new(path)).map_err(|e| e.to_string())?;
+    ploy_sheet::read(&text).map_err(|e| e.to_string())
+}
+
+/// The text of the file at `path`, refused when it is longer than [`MAX_FILE_BYTES`] or not
+/// UTF-8 text.
+fn read_bounded(path: &Path) -> io::Result<String> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "the file is larger than the limit of {} MiB for a game",
+                MAX_FILE_BYTES >> 20
+            ),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "the file is not UTF-8 text (at byte {})",
+                e.utf8_error().valid_up_to() + 1
+            ),
+        )
+    })
+}
+
+/// Why writing `game` to `path` would lose another game, if it would: the file exists and
+/// is not an earlier state of this game (the same start and rules, its moves a beginning
+/// of this game's moves).
+fn replaces_another_game(path: &Path, game: &Game) -> Option<&'static str> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
+        Err(_) => return Some("cannot be checked"),
+        Ok(m) if m.len() == 0 && m.is_file() => return None,
+        Ok(m) if !m.is_file() && !m.file_type().is_symlink() => return Some("is not a file"),
+        Ok(_) => {}
+    }
+    let Ok(text) = read_bounded(path) else {
+        return Some("holds something else than a game");
+    };
+    let Ok((_, old)) = ploy_sheet::read(&text) else {
+        return Some("holds something else than a game");
+    };
+    let same = old.game.start_position() == game.start_position()
+        && old.game.moves().len() <= game.moves().len()
+        && game.moves().starts_with(old.game.moves());
+    (!same).then_some("holds another game")
+}
+
+/// Writes `bytes` to a new temporary file beside `path` and renames it over `path`, so
+/// that `path` holds either the old text or the whole new one, never a part.
+fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+    // A symbolic link is followed: its target is replaced, the link stays.
+    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let dir = if target == path {
+        dir.to_path_buf()
+    } else {
+        target
+            .parent()
+            .map_or_else(|| dir.to_path_buf(), Path::to_path_buf)
+    };
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(target.file_name().unwrap_or(name));
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = dir.join(tmp_name);
+    let _ = std::fs::remove_file(&tmp); // a leftover of this process id
+    let result = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, &target)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
 /// What a command asks the loop to do next.
 enum Flow {
     Continue,
@@ -965,7 +1071,7 @@ impl<W: Write> Session<W> {
         }
     }
 
-    fn save(&mut self, path: &str, sheet: bool) -> io::Result<()> {
+    fn save(&mut self, path: &str, sheet: bool, force: bool) -> io::Result<()> {
         let saved = self.saved();
         let text = if sheet {
             saved.to_sheet().map_err(|e| e.to_string())
@@ -979,7 +1085,15 @@ impl<W: Write> Session<W> {
             Ok(t) => t,
             Err(e) => return self.say(&format!("Cannot write this game: {e}.")),
         };
-        match std::fs::write(Path::new(path), text) {
+        let cmd = if sheet { "sheet" } else { "save" };
+        if !force {
+            if let Some(why) = replaces_another_game(Path::new(path), &self.game) {
+                return self.say(&format!(
+                    "{path} {why}; type `{cmd} {path} force` to replace it."
+                ));
+            }
+        }
+        match write_atomically(Path::new(path), text.as_bytes()) {
             Ok(()) => {
                 let what = if sheet {
                     "Score sheet exported to"
@@ -998,33 +1112,37 @@ impl<W: Write> Session<W> {
     }
 
     fn load(&mut self, path: &str) -> io::Result<()> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => return self.say(&format!("Cannot read {path}: {e}.")),
-        };
-        match ploy_sheet::read(&text) {
-            Ok((format, saved)) => {
-                self.game = saved.game;
-                self.header = saved.header;
-                self.dirty = false;
-                self.paused = false;
-                self.engine.clear();
-                self.reset_clocks();
-                let what = match format {
-                    ploy_sheet::Format::Sheet => "score sheet",
-                    _ => "game record",
-                };
-                let msg = format!(
-                    "Loaded the {what} {path}: {}, {} moves.",
-                    variant_name(self.variant()),
-                    self.game.moves().len()
-                );
-                self.say(&msg)?;
-                self.check_players()?;
-                self.show_board()
-            }
+        match read_game_file(path) {
+            Ok((format, saved)) => self.loaded(path, format, saved),
             Err(e) => self.say(&format!("Cannot load {path}: {e}.")),
         }
+    }
+
+    /// Takes over a game read from `path`.
+    fn loaded(
+        &mut self,
+        path: &str,
+        format: ploy_sheet::Format,
+        saved: SavedGame,
+    ) -> io::Result<()> {
+        self.game = saved.game;
+        self.header = saved.header;
+        self.dirty = false;
+        self.paused = false;
+        self.engine.clear();
+        self.reset_clocks();
+        let what = match format {
+            ploy_sheet::Format::Sheet => "score sheet",
+            _ => "game record",
+        };
+        let msg = format!(
+            "Loaded the {what} {path}: {}, {} moves.",
+            variant_name(self.variant()),
+            self.game.moves().len()
+        );
+        self.say(&msg)?;
+        self.check_players()?;
+        self.show_board()
     }
 
     /// Whether a command that would drop the game may go ahead; if not, says why.
@@ -1143,9 +1261,14 @@ impl<W: Write> Session<W> {
                     self.paused = false;
                 }
             }
-            "save" | "sheet" => match one_arg("a file name") {
-                Ok(path) => self.save(path, cmd_lower == "sheet")?,
-                Err(e) => self.say(&e)?,
+            "save" | "sheet" => match args {
+                [path] => self.save(path, cmd_lower == "sheet", false)?,
+                [path, force] if force.eq_ignore_ascii_case("force") => {
+                    self.save(path, cmd_lower == "sheet", true)?;
+                }
+                _ => self.say(&format!(
+                    "`{cmd}` needs a file name (and `force` to replace another game)"
+                ))?,
             },
             "load" => match one_arg("a file name") {
                 Ok(path) => {
@@ -1255,12 +1378,21 @@ impl<W: Write> Session<W> {
 
 /// Runs a session: reads lines from `input` until `quit` or its end, writes everything to
 /// `output`. Whenever the engine is to move it moves without waiting for input, so a game
-/// the engine plays against itself runs to its end.
+/// the engine plays against itself runs to its end. A line that is not UTF-8 text is
+/// answered as bad input and the session goes on.
 ///
 /// # Errors
-/// Reading `input` or writing `output` failed.
-pub fn run(input: impl BufRead, output: impl Write, options: Options) -> io::Result<()> {
-    let load = options.load.clone();
+/// Reading `input` or writing `output` failed, or the file of [`Options::load`] cannot be
+/// loaded (then nothing is written).
+pub fn run(mut input: impl BufRead, output: impl Write, options: Options) -> io::Result<()> {
+    let loaded = match &options.load {
+        Some(path) => Some(
+            read_game_file(path)
+                .map(|(f, g)| (path.clone(), f, g))
+                .map_err(|e| io::Error::other(format!("cannot load {path}: {e}")))?,
+        ),
+        None => None,
+    };
     let echo = options.echo;
     let mut s = Session::new(output, options);
     s.say(&format!(
@@ -1271,18 +1403,19 @@ pub fn run(input: impl BufRead, output: impl Write, options: Options) -> io::Res
     s.say(&msg)?;
     s.players_text()?;
     s.check_players()?;
-    match load {
-        Some(path) => s.load(&path)?,
+    match loaded {
+        Some((path, format, saved)) => s.loaded(&path, format, saved)?,
         None => s.show_board()?,
     }
-    let mut lines = input.lines();
+    let mut buf = Vec::new();
     loop {
         if s.engine_to_move() {
             s.engine_move()?;
             continue;
         }
         s.prompt()?;
-        let Some(line) = lines.next() else {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
             writeln!(s.out)?;
             if s.dirty && !s.game.moves().is_empty() {
                 let n = s.game.moves().len();
@@ -1291,8 +1424,20 @@ pub fn run(input: impl BufRead, output: impl Write, options: Options) -> io::Res
                 ))?;
             }
             break;
+        }
+        let line = match std::str::from_utf8(&buf) {
+            Ok(line) => line,
+            Err(e) => {
+                if echo {
+                    writeln!(s.out, "{}", String::from_utf8_lossy(&buf).trim_end())?;
+                }
+                s.say(&format!(
+                    "That line is not valid UTF-8 text (at character {}): ignored.",
+                    char_count(&buf[..e.valid_up_to()]) + 1
+                ))?;
+                continue;
+            }
         };
-        let line = line?;
         if echo {
             writeln!(s.out, "{}", line.trim_end())?;
         }

@@ -286,3 +286,99 @@ fn the_board_shows_owners_flags_and_the_last_move() {
     assert!(lines[25].contains(" G "), "{text}");
     assert!(lines[26].contains("/ \\"), "{text}");
 }
+
+/// Fault 1: a line that is not UTF-8 is bad input like any other: said so, and the game
+/// goes on (it used to end the session with an I/O error, losing the game).
+#[test]
+fn invalid_utf8_input_is_a_bad_line_not_the_end() {
+    let mut script = b"e3-e4\n".to_vec();
+    script.extend_from_slice(b"e7\xff-e6\n");
+    script.extend_from_slice(b"position\nquit\nquit\n");
+    let mut out = Vec::new();
+    let result = run(Cursor::new(script), &mut out, humans());
+    let out = String::from_utf8(out).expect("utf-8 output");
+    assert!(result.is_ok(), "{result:?}\n{out}");
+    assert!(out.contains("not valid UTF-8"), "{out}");
+    // The game is still there: the move before the bad line, the commands after it.
+    assert!(out.contains("Last move: Green e3-e4"), "{out}");
+    assert!(out.contains("red> quit"), "{out}");
+    assert!(out.contains("is not saved"), "{out}");
+}
+
+/// Fault 6: `load` reads at most `ploy::play::MAX_FILE_BYTES`; a larger file (or an endless
+/// one such as /dev/zero) is refused with a message instead of filling the memory.
+#[test]
+fn load_reads_a_bounded_amount() {
+    let big = temp("big.plg");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(ploy::play::MAX_FILE_BYTES + 1).unwrap(); // sparse: costs no disk
+    drop(f);
+    let out = session(humans(), &format!("load {}\nquit\n", big.display()));
+    assert!(out.contains("larger than the limit of"), "{out}");
+    let _ = std::fs::remove_file(&big);
+    #[cfg(unix)]
+    {
+        let out = session(humans(), "load /dev/zero\nquit\n");
+        assert!(out.contains("Cannot load /dev/zero"), "{out}");
+        assert!(out.contains("larger than the limit of"), "{out}");
+    }
+}
+
+/// Fault 9: `save` replaces a file only through a complete temporary copy (renamed over
+/// it), and refuses to replace a file that holds another game unless told `force`.
+#[test]
+fn save_keeps_another_game_unless_forced() {
+    let path = temp("other.plg");
+    // Another game in the file.
+    let out = session(humans(), &format!("c2-c4\nsave {}\nquit\n", path.display()));
+    assert!(out.contains("Game saved to"), "{out}");
+    let other = std::fs::read_to_string(&path).unwrap();
+    // This game would replace it: refused, the file unchanged.
+    let out = session(
+        humans(),
+        &format!("e3-e4\nsave {}\nquit\nquit\n", path.display()),
+    );
+    assert!(out.contains("holds another game"), "{out}");
+    assert!(out.contains("force"), "{out}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), other);
+    // `force` replaces it.
+    let out = session(
+        humans(),
+        &format!("e3-e4\nsave {} force\nquit\n", path.display()),
+    );
+    assert!(out.contains("Game saved to"), "{out}");
+    let saved = ploy::sheet::read_record(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(saved.game.moves().len(), 1);
+    // The same game, saved again after more moves, needs no `force`.
+    let out = session(
+        humans(),
+        &format!("load {0}\ne9+1\nsave {0}\nquit\n", path.display()),
+    );
+    assert!(out.contains("Game saved to"), "{out}");
+    assert!(!out.contains("holds another game"), "{out}");
+    // No temporary file is left beside it.
+    let dir = path.parent().unwrap();
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let leftovers: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(&name) && *n != name)
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    let _ = std::fs::remove_file(&path);
+}
+
+/// `--load` of a file that cannot be read is an error before anything is shown.
+#[test]
+fn load_option_of_a_missing_file_fails_before_the_board() {
+    let options = Options {
+        load: Some(temp("missing.plg").display().to_string()),
+        ..humans()
+    };
+    let mut out = Vec::new();
+    let err = run(Cursor::new(b"quit\n".to_vec()), &mut out, options).unwrap_err();
+    assert!(err.to_string().starts_with("cannot load "), "{err}");
+    assert!(err.to_string().contains("missing.plg"), "{err}");
+    assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+}
