@@ -35,11 +35,11 @@ use ploy_core::{
     BareCommander, Elimination, Game, Move, PartnerElimination, Piece, PieceKind, Position,
     Rotation, Rules, Seat, Square, Variant,
 };
-use ploy_notation::{AlgebraicMove, PositionString};
+use ploy_notation::{AlgebraicMove, ParseMoveError, PositionString, ReadMoveError, read_algebraic};
 use ploy_search::{Info, Limits, Score, SearchResult};
 use ploy_sheet::{ResultText, SavedGame};
 
-use crate::engine::{Engine, read_move, variant_name};
+use crate::engine::{Engine, variant_name};
 
 /// The most `load` (and `--load`) reads of a file, in bytes: 16 MiB, far more than any
 /// game needs (a record takes about 10 bytes a move). A longer file, or an endless one such
@@ -338,22 +338,32 @@ fn apply_new_words(words: &[&str], variant: &mut Variant, rules: &mut Rules) -> 
 }
 
 const HELP: &str = "\
-Moves: Tensi's notation (e3-e4, e4xf5, c3+3 = turn 3 steps counterclockwise, c3-2 = 2 steps
-clockwise, e7-d6+2 = a shield moves and turns) or university strings (e3-e4-0, c3-c3-5).
+Moves: Tensi's notation (e3-e4, e4xf5, c3+3 = turn 3 steps counterclockwise,
+c3-2 = 2 steps clockwise, e7-d6+2 = a shield moves and turns) or university
+strings (e3-e4-0, c3-c3-5).
 Commands:
-  undo              take back the last move (and the engine's reply)
+  undo              take back the last move (and the engine's reply), or a
+                    resignation, time forfeit or agreed draw (the moves stay)
+  redo              play again what `undo` took back
   hint              the engine's suggestion
   go                let the engine make the next move
-  save FILE         save the game record (e.g. game.plg)
+  history           the moves so far, numbered
+  save FILE [force] save the game record (e.g. game.plg); `force` replaces a
+                    file that holds another game
   load FILE         load a game record or a score sheet
-  sheet FILE        export the score sheet (tab-separated text for spreadsheets, e.g. game.txt)
-  new [WORDS]       a new game; WORDS: two-player ffa partnership standard university
-                    strict relaxed any single-step repetition no-repetition limit N
-                    no-limit absorbed plays-on stays removed
-  green engine      who plays a seat (green red yellow blue all; human or engine)
+  sheet FILE [force]  export the score sheet (tab-separated text, e.g. game.txt)
+  new [WORDS]       a new game; WORDS: two-player ffa partnership standard
+                    university strict relaxed any single-step repetition
+                    no-repetition limit N no-limit absorbed plays-on stays
+                    removed
+  green engine      who plays a seat (green red yellow blue all; human engine)
   level time S | clock M+I | nodes N | depth D     the engine's strength
+  view SEAT  flip   show the board from a seat's side; turn it round
   board  moves  position  rules  players           show things
-  resign  draw      the side to move resigns; the players agree to a draw
+  resign            the player to move resigns (free-for-all: he leaves the
+                    game and his pieces leave the board; the others play on)
+  draw              offer a draw: people agree at once, the engine declines
+                    when it judges that it is winning
   help  quit";
 
 /// The board picture: one 5 x 3 character cell per square, the piece's colour letter in
@@ -563,6 +573,104 @@ fn rules_text(rules: &Rules, variant: Variant) -> String {
     t
 }
 
+/// Today's date in UTC as `YYYY-MM-DD` (the proleptic Gregorian calendar).
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days(secs / 86_400);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The calendar date `days` days after 1970-01-01.
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    // Eras of 400 years (146,097 days) from 0000-03-01, as in Howard Hinnant's algorithm.
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + u64::from(m <= 2);
+    (y, m, d)
+}
+
+/// `items` joined by `, ` into lines of at most `width` columns, each line starting with
+/// `indent` (an item longer than a line gets a line of its own).
+fn wrap_items(items: &[String], indent: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::from(indent);
+    for (i, item) in items.iter().enumerate() {
+        let sep = if i + 1 < items.len() { "," } else { "" };
+        let piece = format!("{item}{sep}");
+        let fresh = line.len() == indent.len();
+        let needed = if fresh { piece.len() } else { piece.len() + 1 };
+        if !fresh && line.chars().count() + needed > width {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from(indent);
+        }
+        if line.len() > indent.len() {
+            line.push(' ');
+        }
+        line.push_str(&piece);
+    }
+    out.push_str(&line);
+    out
+}
+
+/// Reads a move typed by a person; errors name the character where the text goes wrong
+/// (counting from 1), not the byte.
+fn read_typed_move(game: &Game, text: &str) -> Result<Move, String> {
+    if let Some(o) = game.outcome() {
+        return Err(format!(
+            "`{text}`: the game is over ({})",
+            ResultText(Some(o))
+        ));
+    }
+    match read_algebraic(game.position(), text) {
+        Ok(mv) if game.is_legal(mv) => Ok(mv),
+        Ok(_) => Err(format!("`{text}`: not legal here")),
+        Err(ReadMoveError::Malformed(e)) => Err(format!("`{text}`: {}", malformed(text, &e))),
+        Err(e) => Err(format!("`{text}`: {e}")),
+    }
+}
+
+/// What is wrong with a malformed move, by character.
+fn malformed(text: &str, e: &ParseMoveError) -> String {
+    let offset = e.offset().min(text.len());
+    let at = (0..=offset)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    let n = text[..at].chars().count() + 1;
+    let found = text[at..]
+        .chars()
+        .next()
+        .map_or("the end of the move".to_owned(), |c| match c {
+            ' ' => "a space".to_owned(),
+            c if c.is_control() => format!("the control character {}", c.escape_unicode()),
+            c => format!("`{c}`"),
+        });
+    let expected = match e {
+        ParseMoveError::Length { .. } => {
+            return format!(
+                "expected exactly 7 characters such as `e3-e4-0`, found {}",
+                text.chars().count()
+            );
+        }
+        ParseMoveError::File { .. } => "a file `a`..`i`",
+        ParseMoveError::Rank { .. } => "a rank `1`..`9`",
+        ParseMoveError::Unexpected { expected, .. } => expected,
+        ParseMoveError::Rotation { .. } => "a rotation digit `0`..`7`",
+        ParseMoveError::Trailing { .. } => "the end of the move",
+        other => return other.to_string(),
+    };
+    format!("character {n}: expected {expected}, found {found}")
+}
+
 /// The number of characters of `valid`, UTF-8 text.
 fn char_count(valid: &[u8]) -> usize {
     std::str::from_utf8(valid).map_or(valid.len(), |t| t.chars().count())
@@ -688,6 +796,8 @@ struct Session<W: Write> {
     paused: bool,
     /// When the current player's turn began (for the clocks).
     turn_started: Instant,
+    /// The date the game began (UTC, `YYYY-MM-DD`), written in saved games.
+    started: String,
 }
 
 impl<W: Write> Session<W> {
@@ -709,6 +819,7 @@ impl<W: Write> Session<W> {
             confirm: None,
             paused: false,
             turn_started: Instant::now(),
+            started: today(),
         };
         s.reset_clocks();
         s
@@ -806,15 +917,14 @@ impl<W: Write> Session<W> {
                 t
             })
             .collect();
-        let names = if pos.variant() == Variant::TwoPlayer {
-            "; b/w: the sides' letters in position strings"
-        } else {
-            ""
-        };
-        self.say(&format!(
-            "   {}; capital = commander; | - / \\ = flags{names}",
-            seats.join(", ")
-        ))?;
+        let mut items: Vec<String> = seats;
+        items.push("capital = commander".into());
+        items.push("| - / \\ = flags".into());
+        if pos.variant() == Variant::TwoPlayer {
+            items.push("b/w = the sides' letters in position strings".into());
+        }
+        let legend = wrap_items(&items, "   ", 80);
+        self.say(&legend)?;
         if let Some((_, _, msg)) = last {
             self.say(&msg)?;
         }
@@ -1060,10 +1170,14 @@ impl<W: Write> Session<W> {
                 header.players.set(seat, Some(name));
             }
         }
+        if header.date.is_none() {
+            header.date = Some(self.started.clone());
+        }
         if header.time_control.is_none() {
-            if let Strength::Clock { .. } = self.strength {
-                header.time_control = Some(self.strength.to_string());
-            }
+            header.time_control = Some(match self.strength {
+                Strength::Clock { .. } => self.strength.to_string(),
+                _ => format!("untimed (engine: {})", self.strength),
+            });
         }
         SavedGame {
             header,
@@ -1170,6 +1284,7 @@ impl<W: Write> Session<W> {
         }
         self.game = Game::start(variant, rules);
         self.header = ploy_sheet::Header::default();
+        self.started = today();
         self.dirty = false;
         self.paused = false;
         self.engine.clear();
@@ -1343,7 +1458,7 @@ impl<W: Write> Session<W> {
                         "Unknown command `{cmd}`; type `help` for the commands."
                     ))?;
                 } else {
-                    match read_move(&self.game, cmd) {
+                    match read_typed_move(&self.game, cmd) {
                         Ok(mv) => {
                             self.paused = false;
                             self.play(mv)?;
@@ -1446,4 +1561,30 @@ pub fn run(mut input: impl BufRead, output: impl Write, options: Options) -> io:
         }
     }
     s.out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn items_wrap_at_the_width() {
+        let items: Vec<String> = (0..20).map(|i| format!("item number {i}")).collect();
+        let text = wrap_items(&items, "   ", 40);
+        assert!(text.lines().count() > 5, "{text}");
+        for line in text.lines() {
+            assert!(line.len() <= 40 && line.starts_with("   item"), "{text}");
+        }
+        assert_eq!(text.replace("\n   ", " ").trim_start(), items.join(", "));
+    }
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(59), (1970, 3, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(11_017), (2000, 3, 1));
+        assert_eq!(civil_from_days(20_454), (2026, 1, 1));
+        assert_eq!(civil_from_days(20_779), (2026, 11, 22));
+    }
 }

@@ -382,3 +382,66 @@ fn load_option_of_a_missing_file_fails_before_the_board() {
     assert!(err.to_string().contains("missing.plg"), "{err}");
     assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
 }
+
+/// Every line of the board, its legend, the status and `help` fits a terminal of 80
+/// columns, in every variant.
+#[test]
+fn the_display_fits_80_columns() {
+    for variant in ["two-player", "ffa", "partnership"] {
+        let opts = Options::from_args(["--variant", variant, "--humans", "--depth", "1"]).unwrap();
+        let out = session(opts, "board\nhelp\nquit\n");
+        // From the board shown by `board` to the end of `help`.
+        let from = out.find("green> ").expect("a prompt");
+        for line in out[from..].lines() {
+            // Without echo, the answer follows the prompt on the same line.
+            let line = line.rsplit("> ").next().unwrap();
+            assert!(line.chars().count() <= 80, "{variant}: {line:?}");
+        }
+        assert!(out.contains("capital = commander"), "{out}");
+    }
+}
+
+/// A typed move that cannot be read is answered by character (counting from 1), and a
+/// character that is not ASCII is shown as itself.
+#[test]
+fn move_errors_name_the_character() {
+    let out = session(humans(), "e3-e4-9\ne3\u{2013}e4\n\u{e9}3-e4\nquit\n");
+    assert!(
+        out.contains("`e3-e4-9`: character 7: expected a rotation digit `0`..`7`, found `9`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("`e3\u{2013}e4`: character 3: expected"),
+        "{out}"
+    );
+    assert!(out.contains("found `\u{2013}`"), "{out}");
+    assert!(!out.contains("byte"), "{out}");
+}
+
+/// Saved games carry the date the game began and the time control.
+#[test]
+fn saved_games_have_a_date_and_a_time_control() {
+    let path = temp("dated.plg");
+    let _ = std::fs::remove_file(&path);
+    let opts = Options {
+        strength: Strength::Clock {
+            base: std::time::Duration::from_secs(300),
+            increment: std::time::Duration::from_secs(2),
+        },
+        ..humans()
+    };
+    let out = session(opts, &format!("e3-e4\nsave {}\nquit\n", path.display()));
+    assert!(out.contains("Game saved"), "{out}");
+    let saved = ploy::sheet::read_record(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let date = saved.header.date.expect("a date");
+    assert_eq!(date.len(), 10, "{date}");
+    assert!(
+        date.starts_with("20") && date.as_bytes()[4] == b'-',
+        "{date}"
+    );
+    assert_eq!(
+        saved.header.time_control.as_deref(),
+        Some("5 min per game + 2 s per move")
+    );
+    let _ = std::fs::remove_file(&path);
+}
