@@ -32,8 +32,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use ploy_core::{
-    BareCommander, Elimination, Game, Move, PartnerElimination, Piece, PieceKind, Position,
-    Rotation, Rules, Seat, Square, Variant,
+    BareCommander, Elimination, Ending, Game, Move, Outcome, PartnerElimination, Piece, PieceKind,
+    Position, Rotation, Rules, Seat, Square, Variant, WinReason,
 };
 use ploy_notation::{AlgebraicMove, ParseMoveError, PositionString, ReadMoveError, read_algebraic};
 use ploy_search::{Info, Limits, Score, SearchResult};
@@ -45,6 +45,11 @@ use crate::engine::{Engine, variant_name};
 /// game needs (a record takes about 10 bytes a move). A longer file, or an endless one such
 /// as `/dev/zero`, is refused with a message instead of filling the memory.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// The engine declines a draw offer when its search gives its side at least this score
+/// (the value of a shield, the smallest piece: [`ploy_search::EvalParams`]' material) or
+/// a forced win; it accepts otherwise.
+pub const DRAW_THRESHOLD: i16 = 100;
 
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -367,22 +372,60 @@ Commands:
   help  quit";
 
 /// The board picture: one 5 x 3 character cell per square, the piece's colour letter in
-/// the middle (capital for a commander) and its flags around it (`|`, `-`, `/`, `\`) in the
+/// the middle (capital for a commander) and its flags around it (`|`, `-`, `/`, `\\`) in the
 /// directions they point. The last move's squares are marked: `:` `:` on the start square,
-/// `[` `]` on the end square, `*` `*` when it captured.
+/// `[` `]` on the end square, `*` `*` when it captured. Green's side is at the bottom; see
+/// [`board_picture_turned`] for the other sides.
 #[must_use]
 pub fn board_picture(pos: &Position, last: Option<(Move, bool)>, colour: bool) -> String {
+    board_picture_turned(pos, last, colour, 0)
+}
+
+/// [`board_picture`] turned `quarter_turns` quarter turns counterclockwise (1: the top left
+/// corner comes to the bottom left; 2: the board is seen from the other side; 3: the bottom
+/// right corner comes to the bottom left). The flags turn with the board, and the ranks
+/// and files are written along the sides where they now are.
+#[must_use]
+pub fn board_picture_turned(
+    pos: &Position,
+    last: Option<(Move, bool)>,
+    colour: bool,
+    quarter_turns: u8,
+) -> String {
+    let k = quarter_turns % 4;
+    // The square shown in picture row `r` (0 at the top) and column `c` (0 at the left).
+    let square_at = |r: u8, c: u8| match k {
+        0 => Square::new(c, 8 - r),
+        1 => Square::new(8 - r, 8 - c),
+        2 => Square::new(8 - c, r),
+        _ => Square::new(r, c),
+    };
+    // The label of a picture row and of a picture column.
+    let file = |f: u8| (b'a' + f) as char;
+    let rank = |r: u8| (b'1' + r) as char;
+    let row_label = |r: u8| match k {
+        0 => rank(8 - r),
+        1 => file(8 - r),
+        2 => rank(r),
+        _ => file(r),
+    };
+    let col_label = |c: u8| match k {
+        0 => file(c),
+        1 => rank(8 - c),
+        2 => file(8 - c),
+        _ => rank(c),
+    };
     let board = pos.board();
     let mut out = String::new();
-    for rank in (0..9u8).rev() {
+    for r in 0..9u8 {
         for row in 0..3 {
             if row == 1 {
-                let _ = write!(out, "{:>2} ", rank + 1);
+                let _ = write!(out, " {} ", row_label(r));
             } else {
                 out.push_str("   ");
             }
-            for file in 0..9u8 {
-                let sq = Square::new(file, rank);
+            for c in 0..9u8 {
+                let sq = square_at(r, c);
                 let piece = board.piece_at(sq);
                 let (left, right) = match last {
                     Some((mv, captured)) if mv.to() == sq && row == 1 => {
@@ -395,7 +438,7 @@ pub fn board_picture(pos: &Position, last: Option<(Move, bool)>, colour: bool) -
                     Some((mv, _)) if mv.from() == sq && row == 1 => (':', ':'),
                     _ => (' ', ' '),
                 };
-                let cells = cell(piece, row);
+                let cells = cell(piece, row, k);
                 if colour {
                     let fg = piece.map_or("", |p| seat_colour(p.colour()));
                     let bg = match last {
@@ -420,8 +463,8 @@ pub fn board_picture(pos: &Position, last: Option<(Move, bool)>, colour: bool) -
         }
     }
     out.push_str("   ");
-    for file in 0..9u8 {
-        let _ = write!(out, "  {}  ", (b'a' + file) as char);
+    for c in 0..9u8 {
+        let _ = write!(out, "  {}  ", col_label(c));
     }
     out.push('\n');
     out
@@ -445,12 +488,14 @@ fn seat_char(seat: Seat) -> char {
     }
 }
 
-/// Row `row` (0 top, 2 bottom) of a square's 3-character picture.
-fn cell(piece: Option<Piece>, row: usize) -> String {
+/// Row `row` (0 top, 2 bottom) of a square's 3-character picture, in a picture turned
+/// `k` quarter turns counterclockwise.
+fn cell(piece: Option<Piece>, row: usize, k: u8) -> String {
     let Some(p) = piece else {
         return if row == 1 { " . ".into() } else { "   ".into() };
     };
-    let f = p.flags().bits();
+    // Turning the picture counterclockwise turns every flag 2 eighths counterclockwise.
+    let f = p.flags().bits().rotate_right(u32::from(2 * k));
     let has = |bit: u8, c: char| if f & (1 << bit) != 0 { c } else { ' ' };
     let letter = if p.kind() == PieceKind::Commander {
         seat_char(p.colour()).to_ascii_uppercase()
@@ -528,14 +573,16 @@ fn rate(nps: u64) -> String {
     }
 }
 
-fn clock_text(d: Duration, negative: bool) -> String {
+fn clock_text(d: Duration) -> String {
     let s = d.as_secs();
-    format!(
-        "{}{}:{:02}.{}",
-        if negative { "-" } else { "" },
-        s / 60,
-        s % 60,
-        d.subsec_millis() / 100
+    format!("{}:{:02}.{}", s / 60, s % 60, d.subsec_millis() / 100)
+}
+
+fn is_time_forfeit_of(outcome: Outcome, seat: Seat) -> bool {
+    matches!(
+        outcome,
+        Outcome::Win { winners, reason: WinReason::TimeForfeit }
+            if !winners.contains(seat)
     )
 }
 
@@ -772,6 +819,109 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     result
 }
 
+/// What `undo` says it took back.
+fn ending_text(e: Ending) -> String {
+    match e {
+        Ending::Result(Outcome::Draw { .. }) => "the agreed draw".into(),
+        Ending::Result(Outcome::Win { reason, .. }) => match reason {
+            WinReason::TimeForfeit => "the time forfeit".into(),
+            _ => "the resignation".into(),
+        },
+        Ending::Withdrawal(w) => match w.reason {
+            WinReason::TimeForfeit => format!("{}'s time forfeit", title(w.seat)),
+            _ => format!("{}'s resignation", title(w.seat)),
+        },
+    }
+}
+
+/// Records again an ending that `undo` took back.
+fn redo_ending(game: &mut Game, e: Ending) -> Result<(), ploy_core::GameError> {
+    let (seat, reason) = match e {
+        Ending::Withdrawal(w) => (w.seat, w.reason),
+        Ending::Result(Outcome::Win { winners, reason }) => {
+            let loser = game
+                .position()
+                .in_play()
+                .iter()
+                .find(|&s| !winners.contains(s))
+                .ok_or(ploy_core::GameError::NothingToUndo)?;
+            (loser, reason)
+        }
+        Ending::Result(_) => return game.agree_draw(),
+    };
+    if reason == WinReason::TimeForfeit {
+        game.forfeit_on_time(seat)
+    } else {
+        game.resign(seat)
+    }
+}
+
+/// The game's moves, numbered by round (a round ends when the turn comes back round), the
+/// seat's letter before each move in four-player games, players who left, and the result.
+fn history_text(game: &Game) -> String {
+    let variant = game.position().variant();
+    let four = variant.is_four_player();
+    let mut rounds: Vec<Vec<String>> = Vec::new();
+    let mut last: Option<usize> = None;
+    let left: Vec<_> = game.withdrawals().collect();
+    let n = game.moves().len();
+    for i in 0..=n {
+        let mut cells: Vec<(Seat, String)> = left
+            .iter()
+            .filter(|w| w.ply == i)
+            .map(|w| {
+                let what = if w.reason == WinReason::TimeForfeit {
+                    "out of time"
+                } else {
+                    "resigns"
+                };
+                (w.seat, format!("({} {what})", title(w.seat)))
+            })
+            .collect();
+        if let (Some(pos), Some(&mv)) = (game.positions().get(i), game.moves().get(i)) {
+            let text = AlgebraicMove::from_move(pos, mv).to_string();
+            let text = if four {
+                format!("{} {text}", seat_char(pos.turn()).to_ascii_uppercase())
+            } else {
+                text
+            };
+            cells.push((pos.turn(), text));
+        }
+        for (seat, text) in cells {
+            if last.is_none_or(|l| seat.index() <= l) {
+                rounds.push(Vec::new());
+            }
+            last = Some(seat.index());
+            rounds.last_mut().expect("just pushed").push(text);
+        }
+    }
+    let mut out = String::new();
+    if rounds.is_empty() {
+        out.push_str("No moves yet.");
+    }
+    for (i, r) in rounds.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let _ = write!(out, "{:>3}. {}", i + 1, r.join("  "));
+    }
+    if let Some(o) = game.outcome() {
+        let _ = write!(out, "\nResult: {}.", ResultText(Some(o)));
+    }
+    out
+}
+
+/// A search score with whose view it is: the player's (two players), his team's
+/// (partnership), his against all the others (free-for-all, the paranoid search).
+fn score_label(score: Score, seat: Seat, variant: Variant) -> String {
+    let whose = match variant {
+        Variant::TwoPlayer => format!("for {}", title(seat)),
+        Variant::Partnership => format!("for {} and {}", title(seat), title(seat.partner())),
+        _ => format!("for {} against all", title(seat)),
+    };
+    format!("{} {whose}", score_text(score))
+}
+
 /// What a command asks the loop to do next.
 enum Flow {
     Continue,
@@ -786,8 +936,11 @@ struct Session<W: Write> {
     players: [Player; 4],
     strength: Strength,
     engine: Engine,
-    /// Time left per seat (clock mode), negative as a flag when a person overstepped it.
-    clocks: [(Duration, bool); 4],
+    /// Time left per seat (clock mode) when its turn began; the mover's clock runs down
+    /// from there (see [`Session::time_left`]).
+    clocks: [Duration; 4],
+    /// The clocks before each move of the game, for `undo`.
+    clock_log: Vec<[Duration; 4]>,
     /// Moves played or taken back since the game was last saved, loaded or started.
     dirty: bool,
     /// A command that was refused once because of unsaved moves; repeating it goes ahead.
@@ -798,6 +951,19 @@ struct Session<W: Write> {
     turn_started: Instant,
     /// The date the game began (UTC, `YYYY-MM-DD`), written in saved games.
     started: String,
+    /// What `undo` took back, the last taken back last: `redo` plays it again.
+    redo: Vec<Undone>,
+    /// The seat whose side of the board is shown at the bottom.
+    view: Seat,
+    /// The board is shown turned round from `view` (`flip`).
+    flipped: bool,
+}
+
+/// One thing `undo` took back.
+#[derive(Clone, Copy, Debug)]
+enum Undone {
+    Move(Move),
+    Ending(Ending),
 }
 
 impl<W: Write> Session<W> {
@@ -814,13 +980,18 @@ impl<W: Write> Session<W> {
             players,
             strength,
             engine,
-            clocks: [(Duration::ZERO, false); 4],
+            clocks: [Duration::ZERO; 4],
+            clock_log: Vec::new(),
             dirty: false,
             confirm: None,
             paused: false,
             turn_started: Instant::now(),
             started: today(),
+            redo: Vec::new(),
+            view: Seat::Green,
+            flipped: false,
         };
+        s.view = s.default_view();
         s.reset_clocks();
         s
     }
@@ -830,7 +1001,8 @@ impl<W: Write> Session<W> {
             Strength::Clock { base, .. } => base,
             _ => Duration::ZERO,
         };
-        self.clocks = [(base, false); 4];
+        self.clocks = [base; 4];
+        self.clock_log.clear();
         self.turn_started = Instant::now();
     }
 
@@ -886,7 +1058,12 @@ impl<W: Write> Session<W> {
     fn show_board(&mut self) -> io::Result<()> {
         let pos = self.game.position().clone();
         let last = self.last_move();
-        let picture = board_picture(&pos, last.as_ref().map(|l| (l.0, l.1)), self.opts.colour);
+        let picture = board_picture_turned(
+            &pos,
+            last.as_ref().map(|l| (l.0, l.1)),
+            self.opts.colour,
+            self.quarter_turns(),
+        );
         write!(self.out, "\n{picture}")?;
         let seats: Vec<String> = pos
             .variant()
@@ -933,10 +1110,7 @@ impl<W: Write> Session<W> {
                 .variant()
                 .seats()
                 .iter()
-                .map(|s| {
-                    let (d, neg) = self.clocks[s.index()];
-                    format!("{} {}", title(s), clock_text(d, neg))
-                })
+                .map(|s| format!("{} {}", title(s), clock_text(self.time_left(s))))
                 .collect();
             self.say(&format!("Clocks: {}", clocks.join("  ")))?;
         }
@@ -978,52 +1152,72 @@ impl<W: Write> Session<W> {
         self.out.flush()
     }
 
+    /// Whether the game is played with clocks.
+    fn clocked(&self) -> bool {
+        matches!(self.strength, Strength::Clock { .. })
+    }
+
+    /// The time `seat` has left now: his clock at the start of his turn, less the time
+    /// since, while it is his turn in a game that goes on.
+    fn time_left(&self, seat: Seat) -> Duration {
+        let left = self.clocks[seat.index()];
+        let running = self.game.outcome().is_none()
+            && self.game.position().mover() == seat
+            && !(self.paused && self.players[seat.index()] == Player::Engine);
+        if running {
+            left.saturating_sub(self.turn_started.elapsed())
+        } else if self
+            .game
+            .outcome()
+            .is_some_and(|o| is_time_forfeit_of(o, seat))
+        {
+            Duration::ZERO
+        } else {
+            left
+        }
+    }
+
+    /// In a game with clocks, ends it with a time forfeit if the mover's time is up (the
+    /// message says so); whether it did.
+    fn flag_fell(&mut self) -> io::Result<bool> {
+        if !self.clocked() || self.game.outcome().is_some() {
+            return Ok(false);
+        }
+        let seat = self.game.position().mover();
+        if self.paused && self.players[seat.index()] == Player::Engine {
+            return Ok(false);
+        }
+        if !self.time_left(seat).is_zero() {
+            return Ok(false);
+        }
+        self.say(&format!("{}'s time is up.", title(seat)))?;
+        match self.game.forfeit_on_time(seat) {
+            Ok(()) => {
+                self.dirty = true;
+                self.redo.clear();
+                self.status()?;
+            }
+            Err(e) => self.say(&format!("(The clock cannot end this game: {e}.)"))?,
+        }
+        Ok(true)
+    }
+
     /// Charges the mover's clock for the time since the turn began, adds the increment,
     /// and starts the next turn.
-    fn charge_clock(&mut self, seat: Seat) -> io::Result<()> {
-        let Strength::Clock { increment, .. } = self.strength else {
-            self.turn_started = Instant::now();
-            return Ok(());
-        };
-        let used = self.turn_started.elapsed();
-        let (left, neg) = self.clocks[seat.index()];
-        let (mut left, mut neg) = if neg {
-            (left + used, true)
-        } else if used > left {
-            (used - left, true)
-        } else {
-            (left - used, false)
-        };
-        let was_out = neg;
-        if neg {
-            if increment >= left {
-                left = increment - left;
-                neg = false;
-            } else {
-                left -= increment;
-            }
-        } else {
-            left += increment;
-        }
-        self.clocks[seat.index()] = (left, neg);
-        if was_out && self.players[seat.index()] == Player::Human {
-            let msg = format!(
-                "{} has run out of time (people play on; the clock shows how far over).",
-                title(seat)
-            );
-            self.say(&msg)?;
+    fn charge_clock(&mut self, seat: Seat) {
+        if let Strength::Clock { increment, .. } = self.strength {
+            let used = self.turn_started.elapsed();
+            let left = &mut self.clocks[seat.index()];
+            *left = left.saturating_sub(used) + increment;
         }
         self.turn_started = Instant::now();
-        Ok(())
     }
 
     fn limits_for(&self, seat: Seat) -> Limits {
         match self.strength {
             Strength::MoveTime(t) => Limits::move_time(t),
             Strength::Clock { increment, .. } => {
-                let (left, neg) = self.clocks[seat.index()];
-                let left = if neg { Duration::ZERO } else { left };
-                let left = left.saturating_sub(self.turn_started.elapsed());
+                let left = self.clocks[seat.index()].saturating_sub(self.turn_started.elapsed());
                 Limits::clock(left.max(Duration::from_millis(20)), increment)
             }
             Strength::Nodes(n) => Limits::nodes(n),
@@ -1084,7 +1278,7 @@ impl<W: Write> Session<W> {
         let msg = format!(
             "{} (engine) plays {text}   [depth {depth}, score {}, {} nodes/s, {} s]",
             title(seat),
-            score_text(score),
+            score_label(score, seat, before.variant()),
             rate(nps),
             secs(time)
         );
@@ -1094,11 +1288,22 @@ impl<W: Write> Session<W> {
 
     fn play(&mut self, mv: Move) -> io::Result<()> {
         let seat = self.game.position().mover();
+        if self.flag_fell()? {
+            return Ok(()); // the time ran out before the move was made
+        }
+        let clocks = self.clocks;
         if let Err(e) = self.game.play(mv) {
             return self.say(&format!("Cannot play that: {e}."));
         }
+        self.clock_log.push(clocks);
         self.dirty = true;
-        self.charge_clock(seat)?;
+        self.charge_clock(seat);
+        match self.redo.last() {
+            Some(Undone::Move(m)) if *m == mv => {
+                self.redo.pop();
+            }
+            _ => self.redo.clear(),
+        }
         self.show_board()
     }
 
@@ -1106,23 +1311,31 @@ impl<W: Write> Session<W> {
         if self.game.outcome().is_some() {
             return self.say("The game is over: no hint.");
         }
-        let limits = match self.strength {
-            Strength::Clock { .. } => Limits::move_time(Duration::from_secs(1)),
-            _ => self.limits_for(self.game.position().mover()),
-        };
+        let limits = self.hint_limits();
         let pos = self.game.position().clone();
         if let Some((mv, r)) = self.think(&limits)? {
             let (score, depth) = (r.score, r.depth);
             let text = AlgebraicMove::from_move(&pos, mv);
             self.say(&format!(
                 "Hint: {text}   [depth {depth}, score {}]",
-                score_text(score)
+                score_label(score, pos.mover(), pos.variant())
             ))?;
         }
         Ok(())
     }
 
+    /// Takes back a resignation, time forfeit or agreed draw (only that), or else the last
+    /// move and the engine's moves before it, back to a person's turn.
     fn undo(&mut self) -> io::Result<()> {
+        if let Ok(ending) = self.game.take_back_ending() {
+            self.redo.push(Undone::Ending(ending));
+            self.dirty = true;
+            self.paused = true;
+            self.turn_started = Instant::now();
+            let msg = format!("Took back {}; the game goes on.", ending_text(ending));
+            self.say(&msg)?;
+            return self.show_board();
+        }
         if self.game.moves().is_empty() {
             return self.say("Nothing to take back.");
         }
@@ -1131,14 +1344,18 @@ impl<W: Write> Session<W> {
             let n = self.game.moves().len();
             let before = self.game.positions()[n - 1].clone();
             let Ok(mv) = self.game.undo() else { break };
+            self.redo.push(Undone::Move(mv));
+            if let Some(c) = self.clock_log.pop() {
+                self.clocks = c;
+            }
             taken.push(AlgebraicMove::from_move(&before, mv).to_string());
+            // A free-for-all player who left after the move before comes back too.
+            while let Ok(ending) = self.game.take_back_ending() {
+                self.redo.push(Undone::Ending(ending));
+                taken.push(ending_text(ending));
+            }
             let mover = self.game.position().mover();
-            let any_human = self
-                .variant()
-                .seats()
-                .iter()
-                .any(|s| self.players[s.index()] == Player::Human);
-            if !any_human
+            if !self.any_human()
                 || self.players[mover.index()] == Player::Human
                 || self.game.moves().is_empty()
             {
@@ -1151,12 +1368,232 @@ impl<W: Write> Session<W> {
         let msg = format!("Took back {}.", taken.join(", "));
         self.say(&msg)?;
         self.show_board()?;
+        self.engine_waits()
+    }
+
+    fn engine_waits(&mut self) -> io::Result<()> {
         if self.players[self.game.position().mover().index()] == Player::Engine
             && self.game.outcome().is_none()
         {
             self.say("The engine waits: type `go` to let it move.")?;
         }
         Ok(())
+    }
+
+    fn any_human(&self) -> bool {
+        self.variant()
+            .seats()
+            .iter()
+            .any(|s| self.players[s.index()] == Player::Human)
+    }
+
+    /// Plays again what `undo` took back: one step, and on through the engine's moves up
+    /// to a person's turn (as `undo` took them back).
+    fn redo(&mut self) -> io::Result<()> {
+        if self.redo.is_empty() {
+            return self.say("Nothing to redo.");
+        }
+        let mut done = Vec::new();
+        while let Some(step) = self.redo.pop() {
+            let pos = self.game.position().clone();
+            let ok = match step {
+                Undone::Move(mv) => {
+                    let r = self.game.play(mv);
+                    if r.is_ok() {
+                        self.clock_log.push(self.clocks);
+                        done.push(AlgebraicMove::from_move(&pos, mv).to_string());
+                    }
+                    r
+                }
+                Undone::Ending(e) => {
+                    let r = redo_ending(&mut self.game, e);
+                    if r.is_ok() {
+                        done.push(ending_text(e));
+                    }
+                    r
+                }
+            };
+            if let Err(e) = ok {
+                self.redo.clear();
+                self.say(&format!("Cannot redo: {e}."))?;
+                break;
+            }
+            // Leavings that came right after this step come back with it.
+            while let Some(Undone::Ending(Ending::Withdrawal(w))) = self.redo.last() {
+                if w.ply != self.game.moves().len() {
+                    break;
+                }
+                let e = Ending::Withdrawal(*w);
+                self.redo.pop();
+                if redo_ending(&mut self.game, e).is_ok() {
+                    done.push(ending_text(e));
+                }
+            }
+            let mover = self.game.position().mover();
+            let next_is_move = matches!(self.redo.last(), Some(Undone::Move(_)));
+            if !next_is_move
+                || self.game.outcome().is_some()
+                || (self.any_human() && self.players[mover.index()] == Player::Human)
+            {
+                break;
+            }
+        }
+        self.dirty = true;
+        self.paused = true;
+        self.turn_started = Instant::now();
+        if !done.is_empty() {
+            let msg = format!("Played again: {}.", done.join(", "));
+            self.say(&msg)?;
+        }
+        self.show_board()?;
+        self.engine_waits()
+    }
+
+    /// The numbered moves of the game: one line per round, each move after its seat's
+    /// letter in four-player games; players who left and the result too.
+    fn history(&mut self) -> io::Result<()> {
+        let text = history_text(&self.game);
+        self.say(&text)
+    }
+
+    /// The seat shown at the bottom at the start: the one person's, if one person plays.
+    fn default_view(&self) -> Seat {
+        let humans: Vec<Seat> = self
+            .variant()
+            .seats()
+            .iter()
+            .filter(|s| self.players[s.index()] == Player::Human)
+            .collect();
+        match humans[..] {
+            [one] => one,
+            _ => Seat::Green,
+        }
+    }
+
+    /// Quarter turns (counterclockwise) of the picture that put `view`'s side at the
+    /// bottom (his corner at the bottom left in a free-for-all game).
+    fn quarter_turns(&self) -> u8 {
+        let base = match (self.variant(), self.view) {
+            (_, Seat::Green) => 0,
+            (Variant::FreeForAll, Seat::Red) => 1,
+            (Variant::FreeForAll, Seat::Yellow) => 2,
+            (Variant::FreeForAll, Seat::Blue) => 3,
+            (Variant::Partnership, Seat::Yellow) => 0,
+            _ => 2,
+        };
+        (base + if self.flipped { 2 } else { 0 }) % 4
+    }
+
+    fn set_view(&mut self, who: &str) -> io::Result<()> {
+        match seat_from_name(who) {
+            Some(seat) if self.variant().seats().contains(seat) => {
+                self.view = seat;
+                self.flipped = false;
+                self.show_board()
+            }
+            _ => self.say(&format!("No seat `{who}` in this game.")),
+        }
+    }
+
+    /// `draw`: people agree at once; an engine playing an opponent of the player to move
+    /// first judges the position and declines if it is winning (see [`DRAW_THRESHOLD`]).
+    fn offer_draw(&mut self) -> io::Result<()> {
+        if let Some(o) = self.game.outcome() {
+            return self.say(&format!(
+                "Cannot agree a draw: the game is over ({}).",
+                ResultText(Some(o))
+            ));
+        }
+        let pos = self.game.position().clone();
+        let variant = pos.variant();
+        let proposer = pos.mover();
+        let judges: Vec<Seat> = pos
+            .in_play()
+            .iter()
+            .filter(|&s| {
+                self.players[s.index()] == Player::Engine && !variant.team(proposer).contains(s)
+            })
+            .collect();
+        for seat in judges {
+            let Some(score) = self.judge(seat)? else {
+                continue;
+            };
+            if score.is_win() || score.raw() >= DRAW_THRESHOLD {
+                let msg = format!(
+                    "{} (engine) declines the draw: it judges the position winning \
+                     (score {}).",
+                    title(seat),
+                    score_label(score, seat, variant)
+                );
+                return self.say(&msg);
+            }
+        }
+        match self.game.agree_draw() {
+            Ok(()) => {
+                self.dirty = true;
+                self.redo.clear();
+                self.status()
+            }
+            Err(e) => self.say(&format!("Cannot agree a draw: {e}.")),
+        }
+    }
+
+    /// The engine's score of the position for `seat` (a search at the hint's limits).
+    fn judge(&mut self, seat: Seat) -> io::Result<Option<Score>> {
+        let limits = self.hint_limits();
+        let pos = self.game.position();
+        let mover = pos.mover();
+        let variant = pos.variant();
+        if variant == Variant::FreeForAll && seat != mover {
+            // The paranoid search scores the player to move: judge as if `seat` were.
+            let mut setup = pos.to_setup();
+            setup.turn = seat;
+            let Ok(p) = Position::from_setup(setup, pos.rules()) else {
+                return Ok(None);
+            };
+            let game = Game::from_position(p);
+            let r = self.engine.search(&game, &limits, |_: &Info<'_, Move>| {});
+            return Ok(r.ok().map(|r| r.score));
+        }
+        let r = self
+            .engine
+            .search(&self.game, &limits, |_: &Info<'_, Move>| {});
+        Ok(r.ok().map(|r| {
+            if variant.team(mover).contains(seat) {
+                r.score
+            } else {
+                -r.score
+            }
+        }))
+    }
+
+    fn hint_limits(&self) -> Limits {
+        match self.strength {
+            Strength::Clock { .. } => Limits::move_time(Duration::from_secs(1)),
+            _ => self.limits_for(self.game.position().mover()),
+        }
+    }
+
+    fn resign(&mut self) -> io::Result<()> {
+        let seat = self.game.position().mover();
+        let before = self.game.position().in_play();
+        match self.game.resign(seat) {
+            Ok(()) => {
+                self.dirty = true;
+                self.redo.clear();
+                if self.game.outcome().is_none() && before != self.game.position().in_play() {
+                    let msg = format!(
+                        "{} resigns and leaves the game; his pieces leave the board.",
+                        title(seat)
+                    );
+                    self.say(&msg)?;
+                    self.turn_started = Instant::now();
+                    return self.show_board();
+                }
+                self.status()
+            }
+            Err(e) => self.say(&format!("Cannot resign: {e}.")),
+        }
     }
 
     fn saved(&self) -> SavedGame {
@@ -1241,6 +1678,10 @@ impl<W: Write> Session<W> {
     ) -> io::Result<()> {
         self.game = saved.game;
         self.header = saved.header;
+        self.redo.clear();
+        if !self.variant().seats().contains(self.view) {
+            self.view = self.default_view();
+        }
         self.dirty = false;
         self.paused = false;
         self.engine.clear();
@@ -1285,6 +1726,9 @@ impl<W: Write> Session<W> {
         self.game = Game::start(variant, rules);
         self.header = ploy_sheet::Header::default();
         self.started = today();
+        self.redo.clear();
+        self.view = self.default_view();
+        self.flipped = false;
         self.dirty = false;
         self.paused = false;
         self.engine.clear();
@@ -1367,13 +1811,23 @@ impl<W: Write> Session<W> {
             }
             "board" | "b" => self.show_board()?,
             "undo" | "u" => self.undo()?,
+            "redo" => self.redo()?,
+            "history" | "record" => self.history()?,
+            "flip" => {
+                self.flipped = !self.flipped;
+                self.show_board()?;
+            }
+            "view" => match one_arg("a seat: green, red, yellow or blue") {
+                Ok(who) => self.set_view(&who.to_ascii_lowercase())?,
+                Err(e) => self.say(&e)?,
+            },
             "hint" => self.hint()?,
             "go" => {
                 if self.game.outcome().is_some() {
                     self.say("The game is over.")?;
                 } else {
+                    self.unpause();
                     self.engine_move()?;
-                    self.paused = false;
                 }
             }
             "save" | "sheet" => match args {
@@ -1435,23 +1889,8 @@ impl<W: Write> Session<W> {
                 let msg = rules_text(&self.game.rules(), self.variant());
                 self.say(&msg)?;
             }
-            "resign" => {
-                let seat = self.game.position().mover();
-                match self.game.resign(seat) {
-                    Ok(()) => {
-                        self.dirty = true;
-                        self.status()?;
-                    }
-                    Err(e) => self.say(&format!("Cannot resign: {e}."))?,
-                }
-            }
-            "draw" => match self.game.agree_draw() {
-                Ok(()) => {
-                    self.dirty = true;
-                    self.status()?;
-                }
-                Err(e) => self.say(&format!("Cannot agree a draw: {e}."))?,
-            },
+            "resign" => self.resign()?,
+            "draw" => self.offer_draw()?,
             _ => {
                 if words.len() > 1 {
                     self.say(&format!(
@@ -1460,7 +1899,7 @@ impl<W: Write> Session<W> {
                 } else {
                     match read_typed_move(&self.game, cmd) {
                         Ok(mv) => {
-                            self.paused = false;
+                            self.unpause();
                             self.play(mv)?;
                         }
                         Err(e) => {
@@ -1481,6 +1920,14 @@ impl<W: Write> Session<W> {
             }
         }
         Ok(Flow::Continue)
+    }
+
+    /// Ends the pause after `undo`; an engine's clock, stopped while it waited, starts now.
+    fn unpause(&mut self) {
+        if self.paused && self.players[self.game.position().mover().index()] == Player::Engine {
+            self.turn_started = Instant::now();
+        }
+        self.paused = false;
     }
 
     fn engine_to_move(&self) -> bool {

@@ -445,3 +445,155 @@ fn saved_games_have_a_date_and_a_time_control() {
     );
     let _ = std::fs::remove_file(&path);
 }
+
+/// `history` numbers the moves by round; `undo` and `redo` walk the game back and forth;
+/// a new move after `undo` forgets what could be redone.
+#[test]
+fn history_undo_and_redo() {
+    let out = session(
+        humans(),
+        "history\ne3-e4\ne9+1\nc2-c4\nhistory\nundo\nundo\nhistory\nredo\nredo\nredo\nhistory\nundo\ne4-e5\nredo\nquit\nquit\n",
+    );
+    assert!(out.contains("No moves yet."), "{out}");
+    assert!(out.contains("  1. e3-e4  e9+1\n  2. c2-c4\n"), "{out}");
+    assert!(out.contains("Took back c2-c4."), "{out}");
+    assert!(out.contains("Took back e9+1."), "{out}");
+    assert!(out.contains("history\n  1. e3-e4\n"), "{out}");
+    assert!(out.contains("Played again: e9+1."), "{out}");
+    assert!(out.contains("Played again: c2-c4."), "{out}");
+    assert!(out.contains("Nothing to redo."), "{out}");
+    // After `undo` and another move, there is nothing to redo.
+    let tail = &out[out.rfind("e4-e5").unwrap()..];
+    assert!(tail.contains("Nothing to redo."), "{tail}");
+
+    // Against the engine, `undo` takes back its reply too and `redo` plays both again.
+    let options = Options {
+        strength: Strength::Depth(1),
+        echo: true,
+        ..Options::default()
+    };
+    let out = session(options, "e3-e4\nundo\nredo\nhistory\nquit\nquit\n");
+    assert!(out.contains("Took back "), "{out}");
+    assert!(out.contains("Played again: e3-e4, "), "{out}");
+    assert!(out.contains("  1. e3-e4  "), "{out}");
+}
+
+/// `undo` after `resign` or `draw` takes back only the ending: the moves stay.
+#[test]
+fn undo_after_an_ending_takes_back_only_the_ending() {
+    let out = session(
+        humans(),
+        "e3-e4\nresign\nundo\nhistory\ndraw\nundo\nredo\nquit\nquit\n",
+    );
+    assert!(out.contains("Game over: Green wins, resignation."), "{out}");
+    assert!(
+        out.contains("Took back the resignation; the game goes on."),
+        "{out}"
+    );
+    assert!(out.contains("  1. e3-e4\n"), "{out}"); // the move is still there
+    assert!(out.contains("Game over: draw, agreement."), "{out}");
+    assert!(out.contains("Took back the agreed draw"), "{out}");
+    assert!(out.contains("Played again: the agreed draw."), "{out}");
+}
+
+/// The engine declines a draw when it judges its side winning, and accepts it otherwise.
+#[test]
+fn the_engine_declines_a_draw_it_judges_winning() {
+    // Red (the engine) is a lance up: it declines.
+    let options = Options {
+        players: [
+            Player::Human,
+            Player::Engine,
+            Player::Engine,
+            Player::Engine,
+        ],
+        strength: Strength::Depth(2),
+        echo: true,
+        ..Options::default()
+    };
+    let record = temp("lance-down.plg");
+    // The start position without Green's lance on d1.
+    let mut setup = ploy::core::Position::new().to_setup();
+    setup.board.remove(ploy::core::Square::D1);
+    let start = ploy::core::Position::from_setup(setup, ploy::core::Rules::standard()).unwrap();
+    let start = ploy::notation::PositionString::from_position(&start);
+    let text = format!("ploy-record: 1\nvariant: two-player\nstart: {start}\nmoves:\n");
+    std::fs::write(&record, text).unwrap();
+    let out = session(
+        Options {
+            load: Some(record.display().to_string()),
+            ..options.clone()
+        },
+        "draw\nquit\nquit\n",
+    );
+    assert!(out.contains("Red (engine) declines the draw"), "{out}");
+    assert!(out.contains("for Red)"), "{out}");
+    assert!(!out.contains("Game over"), "{out}");
+    // At the start, level: it accepts.
+    let out = session(options, "draw\nquit\n");
+    assert!(out.contains("Game over: draw, agreement."), "{out}");
+    let _ = std::fs::remove_file(record);
+}
+
+/// `view` shows the board from any seat, `flip` turns it round; the engine's scores say
+/// whose they are.
+#[test]
+fn views_and_labelled_scores() {
+    let opts = Options::from_args(["--variant", "ffa", "--humans", "--depth", "1"]).unwrap();
+    let out = session(opts, "view red\nflip\nview blue\nview purple\nhint\nquit\n");
+    // From Red's side his corner (a9, the commander `R`) is at the bottom left, and the
+    // left side is labelled with files, the bottom with ranks.
+    let red_view = &out[out.find("green> ").unwrap()..];
+    let lines: Vec<&str> = red_view.lines().collect();
+    // (Line 0 is the prompt; the picture follows it.)
+    assert!(lines[26].starts_with(" a "), "{red_view}");
+    assert!(lines[26].contains("-R-"), "{red_view}");
+    assert!(lines[28].contains("9    8    7"), "{red_view}");
+    assert!(out.contains("No seat `purple` in this game."), "{out}");
+    assert!(out.contains("for Green against all]"), "{out}");
+
+    let pos = ploy::core::Position::new();
+    // Turned round, the two-player board shows Red's commander e9 at the bottom.
+    let text = ploy::play::board_picture_turned(&pos, None, false, 2);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[25].starts_with(" 9 "), "{text}");
+    assert!(lines[25].contains(" R "), "{text}");
+    assert!(lines[27].contains("i    h    g"), "{text}");
+    // The flags turn with it: Red's commander points diagonally, as Green's does.
+    assert!(lines[24].contains("\\ /"), "{text}");
+    assert_eq!(
+        ploy::play::board_picture_turned(&pos, None, false, 4),
+        ploy::play::board_picture(&pos, None, false)
+    );
+}
+
+/// In a free-for-all game, the player to move may resign while several opponents are in
+/// play: he leaves, his pieces leave the board, the others play on.
+#[test]
+fn resigning_in_a_free_for_all_game() {
+    let path = temp("ffa-resign.plg");
+    let _ = std::fs::remove_file(&path);
+    let opts = Options::from_args(["--variant", "ffa", "--humans", "--depth", "1"]).unwrap();
+    let out = session(
+        opts.clone(),
+        &format!(
+            "resign\nhistory\nsave {}\nundo\nredo\nquit\nquit\n",
+            path.display()
+        ),
+    );
+    assert!(
+        out.contains("Green resigns and leaves the game; his pieces leave the board."),
+        "{out}"
+    );
+    assert!(out.contains("G=Green (human) [out]"), "{out}");
+    assert!(out.contains("Ply 1: Red to move (human)."), "{out}");
+    assert!(out.contains("  1. (Green resigns)"), "{out}");
+    assert!(out.contains("Took back Green's resignation"), "{out}");
+    let saved = ploy::sheet::read_record(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(saved.game.withdrawals().count(), 1);
+    assert!(saved.game.outcome().is_none());
+    // Loaded, the game goes on where it was.
+    let out = session(opts, &format!("load {}\nposition\nquit\n", path.display()));
+    assert!(out.contains("Ply 1: Red to move (human)."), "{out}");
+    let _ = std::fs::remove_file(&path);
+}
