@@ -7,11 +7,12 @@
 //!
 //! Type moves in Tensi's notation (`e3-e4`, `e4xf5`, `c3+3`, `e7-d6+2`) or as university
 //! strings (`e3-e4-0`), and `help` for the commands (`undo`, `hint`, `save`, `load`,
-//! `sheet`, `new`, `quit`, ...). Input is read line by line, so a script can be piped in;
-//! colours are used only when standard output is a terminal (and `NO_COLOR` is not set).
-//! The logic is [`ploy::play::run`].
+//! `sheet`, `new`, `quit`, ...). In a terminal, a line editor shows the player's running
+//! clock in the prompt; otherwise input is read line by line, so a script can be piped in.
+//! Colours are used only when standard output is a terminal (and `NO_COLOR` is not set).
+//! The logic is [`ploy::play::run_stdio`].
 
-use std::io::{self, BufReader, IsTerminal};
+use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -34,8 +35,7 @@ fn main() -> ExitCode {
     }
     options.live = tty_out;
     options.echo = !io::stdin().is_terminal();
-    let input = BufReader::new(io::stdin());
-    match ploy::play::run(input, io::stdout().lock(), options) {
+    match ploy::play::run_stdio(options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("play: {e}");

@@ -29,6 +29,7 @@
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 use std::path::Path;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use ploy_core::{
@@ -1143,13 +1144,36 @@ impl<W: Write> Session<W> {
     }
 
     fn prompt(&mut self) -> io::Result<()> {
-        let p = if self.game.outcome().is_some() {
-            "ploy".to_owned()
-        } else {
-            self.game.position().mover().name().to_owned()
-        };
-        write!(self.out, "{p}> ")?;
+        let p = self.prompt_text(false);
+        write!(self.out, "{p}")?;
         self.out.flush()
+    }
+
+    /// `green> `, or with the running clock `green 4:59.3> `; `ploy> ` once the game is
+    /// over.
+    fn prompt_text(&self, clock: bool) -> String {
+        if self.game.outcome().is_some() {
+            return "ploy> ".to_owned();
+        }
+        let mover = self.game.position().mover();
+        if clock {
+            format!("{} {}> ", mover.name(), clock_text(self.time_left(mover)))
+        } else {
+            format!("{}> ", mover.name())
+        }
+    }
+
+    /// The time left to the person to move while his clock runs; `None` without clocks,
+    /// once the game is over, or while the engine waits.
+    fn running_clock(&self) -> Option<Duration> {
+        if !self.clocked() || self.game.outcome().is_some() {
+            return None;
+        }
+        let mover = self.game.position().mover();
+        if self.players[mover.index()] == Player::Engine {
+            return None;
+        }
+        Some(self.time_left(mover))
     }
 
     /// Whether the game is played with clocks.
@@ -1938,15 +1962,177 @@ impl<W: Write> Session<W> {
     }
 }
 
+/// One thing an [`Input`] has for the session.
+pub(crate) enum Event {
+    /// A line (without its line end), as bytes: it may not be UTF-8.
+    Line(Vec<u8>),
+    /// Nothing came within the wait: time to look at the clock.
+    Tick,
+    /// The end of the input.
+    End,
+}
+
+/// Where a session's lines come from.
+pub(crate) trait Input {
+    /// Whether the input shows the prompt and the typed text itself (a line editor in a
+    /// terminal) and so can show a running clock in the prompt.
+    fn edits(&self) -> bool {
+        false
+    }
+
+    /// The next line, the end of input, or (only when `wait` is given and the input can
+    /// wait) a tick after at most `wait`. An editing input shows `prompt`.
+    ///
+    /// # Errors
+    /// Reading failed.
+    fn next(&mut self, prompt: &str, wait: Option<Duration>) -> io::Result<Event>;
+
+    /// Clears the prompt line being edited before the session writes (an editing input
+    /// draws it again at the next [`Input::next`]).
+    ///
+    /// # Errors
+    /// Writing failed.
+    fn suspend(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Lines read straight from a reader: every call waits for a whole line.
+struct Blocking<R>(R);
+
+impl<R: BufRead> Input for Blocking<R> {
+    fn next(&mut self, _prompt: &str, _wait: Option<Duration>) -> io::Result<Event> {
+        let mut buf = Vec::new();
+        if self.0.read_until(b'\n', &mut buf)? == 0 {
+            return Ok(Event::End);
+        }
+        trim_line_end(&mut buf);
+        Ok(Event::Line(buf))
+    }
+}
+
+fn trim_line_end(buf: &mut Vec<u8>) {
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+    }
+}
+
+/// Lines read by a thread and passed through a channel, so that the session can wait for
+/// one with a time limit.
+struct Threaded {
+    lines: mpsc::Receiver<io::Result<Vec<u8>>>,
+}
+
+impl Threaded {
+    fn new(mut input: impl BufRead + Send + 'static) -> Threaded {
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            loop {
+                let mut buf = Vec::new();
+                match input.read_until(b'\n', &mut buf) {
+                    Ok(0) => break,
+                    Ok(_) => {
+                        trim_line_end(&mut buf);
+                        if tx.send(Ok(buf)).is_err() {
+                            break;
+                        }
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        break;
+                    }
+                }
+            }
+        });
+        Threaded { lines }
+    }
+}
+
+impl Input for Threaded {
+    fn next(&mut self, _prompt: &str, wait: Option<Duration>) -> io::Result<Event> {
+        let got = match wait {
+            None => self
+                .lines
+                .recv()
+                .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+            Some(w) => self.lines.recv_timeout(w),
+        };
+        match got {
+            Ok(Ok(line)) => Ok(Event::Line(line)),
+            Ok(Err(e)) => Err(e),
+            Err(mpsc::RecvTimeoutError::Timeout) => Ok(Event::Tick),
+            Err(mpsc::RecvTimeoutError::Disconnected) => Ok(Event::End),
+        }
+    }
+}
+
+/// How often an editing input redraws a running clock.
+const CLOCK_REDRAW: Duration = Duration::from_millis(100);
+
 /// Runs a session: reads lines from `input` until `quit` or its end, writes everything to
 /// `output`. Whenever the engine is to move it moves without waiting for input, so a game
 /// the engine plays against itself runs to its end. A line that is not UTF-8 text is
 /// answered as bad input and the session goes on.
 ///
+/// Each line is waited for as long as it takes, so a person's clock is looked at when his
+/// line comes (if his time ran out meanwhile, the game ends with a time forfeit then);
+/// [`run_threaded`] ends it at zero without waiting for a line.
+///
 /// # Errors
 /// Reading `input` or writing `output` failed, or the file of [`Options::load`] cannot be
 /// loaded (then nothing is written).
-pub fn run(mut input: impl BufRead, output: impl Write, options: Options) -> io::Result<()> {
+pub fn run(input: impl BufRead, output: impl Write, options: Options) -> io::Result<()> {
+    session(&mut Blocking(input), output, options)
+}
+
+/// [`run`] with `input` read by a thread of its own, so that a person's clock runs down
+/// while the session waits for his line, and at zero the game ends with a time forfeit
+/// without a line being typed.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_threaded(
+    input: impl BufRead + Send + 'static,
+    output: impl Write,
+    options: Options,
+) -> io::Result<()> {
+    session(&mut Threaded::new(input), output, options)
+}
+
+/// Runs a session on standard input and output: in a terminal (both of them terminals,
+/// and the `cli` feature) with a line editor in raw mode that shows the player's running
+/// clock in the prompt, redrawn in place ten times a second, without touching what he is
+/// typing (arrows, Home/End, Backspace/Delete, Ctrl-U and the earlier lines with Up/Down
+/// work as usual; Ctrl-C or Ctrl-D on an empty line end the session, and Ctrl-C while the
+/// engine thinks leaves at once); otherwise as [`run_threaded`] over plain lines.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_stdio(options: Options) -> io::Result<()> {
+    #[cfg(feature = "cli")]
+    {
+        use std::io::IsTerminal as _;
+        if io::stdin().is_terminal() && io::stdout().is_terminal() {
+            return terminal::run(options);
+        }
+    }
+    run_threaded(
+        io::BufReader::new(io::stdin()),
+        io::stdout().lock(),
+        options,
+    )
+}
+
+/// Loads the game of [`Options::load`], greets, and runs the loop.
+pub(crate) fn session(
+    input: &mut dyn Input,
+    output: impl Write,
+    options: Options,
+) -> io::Result<()> {
     let loaded = match &options.load {
         Some(path) => Some(
             read_game_file(path)
@@ -1969,46 +2155,75 @@ pub fn run(mut input: impl BufRead, output: impl Write, options: Options) -> io:
         Some((path, format, saved)) => s.loaded(&path, format, saved)?,
         None => s.show_board()?,
     }
-    let mut buf = Vec::new();
+    let edits = input.edits();
     loop {
         if s.engine_to_move() {
             s.engine_move()?;
             continue;
         }
-        s.prompt()?;
-        buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
-            writeln!(s.out)?;
-            if s.dirty && !s.game.moves().is_empty() {
-                let n = s.game.moves().len();
-                s.say(&format!(
-                    "End of input: the game ({n} moves) was not saved."
-                ))?;
-            }
-            break;
+        if s.flag_fell()? {
+            continue;
         }
-        let line = match std::str::from_utf8(&buf) {
-            Ok(line) => line,
+        if !edits {
+            s.prompt()?;
+        }
+        let event = loop {
+            let running = s.running_clock();
+            let wait = running.map(|left| if edits { left.min(CLOCK_REDRAW) } else { left });
+            let prompt = s.prompt_text(edits && running.is_some());
+            match input.next(&prompt, wait)? {
+                // A redraw, or an early wake: the time is not up yet.
+                Event::Tick if s.running_clock().is_some_and(|left| !left.is_zero()) => {}
+                other => break other,
+            }
+        };
+        let line = match event {
+            Event::Tick => {
+                input.suspend()?;
+                if !edits {
+                    writeln!(s.out)?;
+                }
+                s.flag_fell()?;
+                continue;
+            }
+            Event::End => {
+                input.suspend()?;
+                writeln!(s.out)?;
+                if s.dirty && !s.game.moves().is_empty() {
+                    let n = s.game.moves().len();
+                    s.say(&format!(
+                        "End of input: the game ({n} moves) was not saved."
+                    ))?;
+                }
+                break;
+            }
+            Event::Line(line) => line,
+        };
+        let text = match std::str::from_utf8(&line) {
+            Ok(text) => text,
             Err(e) => {
                 if echo {
-                    writeln!(s.out, "{}", String::from_utf8_lossy(&buf).trim_end())?;
+                    writeln!(s.out, "{}", String::from_utf8_lossy(&line).trim_end())?;
                 }
                 s.say(&format!(
                     "That line is not valid UTF-8 text (at character {}): ignored.",
-                    char_count(&buf[..e.valid_up_to()]) + 1
+                    char_count(&line[..e.valid_up_to()]) + 1
                 ))?;
                 continue;
             }
         };
         if echo {
-            writeln!(s.out, "{}", line.trim_end())?;
+            writeln!(s.out, "{}", text.trim_end())?;
         }
-        if let Flow::Quit = s.command(line.trim())? {
+        if let Flow::Quit = s.command(text.trim())? {
             break;
         }
     }
     s.out.flush()
 }
+
+#[cfg(feature = "cli")]
+mod terminal;
 
 #[cfg(test)]
 mod tests {

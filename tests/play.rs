@@ -597,3 +597,68 @@ fn resigning_in_a_free_for_all_game() {
     assert!(out.contains("Ply 1: Red to move (human)."), "{out}");
     let _ = std::fs::remove_file(&path);
 }
+
+/// Output shared with the test, so that the input can wait for what the session wrote.
+#[derive(Clone, Default)]
+struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Shared {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+/// Input that types nothing until the session has written `until`, then `then`.
+struct WaitFor {
+    out: Shared,
+    until: &'static str,
+    then: Cursor<Vec<u8>>,
+}
+
+impl std::io::Read for WaitFor {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while !self.out.text().contains(self.until) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        self.then.read(buf)
+    }
+}
+
+/// With the input read by a thread (as the example reads a pipe), a person's clock ends
+/// the game at zero while he types nothing; `undo` then takes back the forfeit and gives
+/// him his turn's time again.
+#[test]
+fn the_clock_ends_the_game_without_a_line_typed() {
+    let out = Shared::default();
+    let input = WaitFor {
+        out: out.clone(),
+        until: "time forfeit",
+        then: Cursor::new(b"undo\nquit\n".to_vec()),
+    };
+    let options = Options {
+        strength: Strength::Clock {
+            base: std::time::Duration::from_millis(300),
+            increment: std::time::Duration::ZERO,
+        },
+        ..humans()
+    };
+    ploy::play::run_threaded(std::io::BufReader::new(input), out.clone(), options).unwrap();
+    let text = out.text();
+    assert!(text.contains("green> \nGreen's time is up."), "{text}");
+    assert!(
+        text.contains("Game over: Red wins, time forfeit."),
+        "{text}"
+    );
+    assert!(text.contains("Took back the time forfeit"), "{text}");
+    assert!(text.trim_end().ends_with("green> quit"), "{text}");
+}
