@@ -2,29 +2,75 @@
 //! itself, or people against each other, in every variant and under every rule option.
 //!
 //! The whole session is [`run`] over a line reader and a writer, so tests drive complete
-//! games through it in-process; the example only wires it to standard input and output.
-//! Plain lines are read (no raw terminal mode); colours are used only when asked
-//! ([`Options::colour`], which the example sets when standard output is a terminal).
+//! games through it in-process; [`run_threaded`] reads the lines on a thread of its own so
+//! that a clock can run out while nobody types; [`run_stdio`] is what the example runs: in
+//! a terminal (with the default `cli` feature) a small line editor in raw mode that shows
+//! the running clock in the prompt, otherwise plain lines (so a script can be piped in).
+//! Colours are used only when asked ([`Options::colour`], which the example sets when
+//! standard output is a terminal).
 //!
 //! Commands (also listed by `help`):
 //!
 //! | command | what it does |
 //! |---|---|
 //! | a move | `e3-e4`, `e4xf5`, `c3+3`, `e7-d6+2` (Tensi) or `e3-e4-0` (university) |
-//! | `undo` | takes back the last move, and the engine's moves before it, back to a person's turn |
+//! | `undo` | takes back a resignation, time forfeit or agreed draw (only that: the moves stay), or else the last move and the engine's moves before it, back to a person's turn |
+//! | `redo` | plays again what `undo` took back; a new move forgets it |
 //! | `hint` | the engine's suggestion for the side to move |
 //! | `go` | the engine makes the next move, whoever's turn it is |
-//! | `save <file>` / `load <file>` | a game record; `load` reads score sheets too |
-//! | `sheet <file>` | exports the score sheet (tab-separated text) |
+//! | `history` | the moves so far, numbered by round (the seat's letter before each move in four-player games), players who left, the result |
+//! | `save <file> [force]` / `load <file>` | a game record; `load` reads score sheets too |
+//! | `sheet <file> [force]` | exports the score sheet (tab-separated text) |
 //! | `new [options]` | a new game: `two-player`, `ffa`, `partnership`, and rule words |
 //! | `<seat> human\|engine`, `all human\|engine` | who plays a seat |
 //! | `level time S \| clock M+I \| nodes N \| depth D` | the engine's strength |
-//! | `board`, `moves`, `position`, `rules` | show the board, legal moves, position string, rules |
-//! | `resign`, `draw` | the side to move resigns; the players agree to a draw |
+//! | `view <seat>`, `flip` | the board from a seat's side (his corner at the bottom left in a free-for-all game), or turned round |
+//! | `board`, `moves`, `position`, `rules`, `players` | show the board, legal moves, position string, rules, players |
+//! | `resign` | the player to move resigns |
+//! | `draw` | offers a draw: people agree at once, the engine may decline |
 //! | `help`, `quit` | |
 //!
-//! A mistyped or illegal move is answered with what is wrong and the same prompt; quitting
-//! (or starting or loading another game) with unsaved moves asks for the command again.
+//! A mistyped or illegal move is answered with what is wrong (by character, counting
+//! from 1) and the same prompt; so is a line that is not UTF-8 text. Quitting (or starting
+//! or loading another game) with unsaved moves asks for the command again.
+//!
+//! # Clocks
+//!
+//! With `level clock M+I` (or `--clock`), every player has `M` minutes for the game and
+//! gets `I` seconds after each move. The clock of the player to move runs while he thinks;
+//! in a terminal the prompt shows it (`green 4:59.3> `), redrawn ten times a second in
+//! place. At zero the game ends with a time forfeit (in a free-for-all game with two or
+//! more opponents left, he leaves the game as when he resigns), also when nobody types.
+//! `undo` takes the forfeit back and gives him his turn's time again; `undo` of a move
+//! gives back the clocks as they were before it. While the engine waits after `undo`, its
+//! clock stands still.
+//!
+//! # Choices where the rules are silent
+//!
+//! - **Resigning in a free-for-all game** with two or more opponents in play: the player
+//!   leaves the game, and every piece he controls (his own and those he took over) leaves
+//!   the board; nobody takes them over, and the others play on. With one opponent left, the
+//!   opponent wins. The same for a time forfeit. Saved games keep it (ploy-sheet writes
+//!   `resigns` / `out of time` in his column, `red-resigns` in a record).
+//! - **The engine and draws**: `draw` is agreed at once among people. An engine playing an
+//!   opponent of the player to move searches the position (as for `hint`) and declines when
+//!   it judges its side winning: a score of at least [`DRAW_THRESHOLD`] (a shield) or a
+//!   forced win in a game of two sides, an expected share of the win at least
+//!   [`DRAW_SHARE_MARGIN`] of the way from an equal share to 100 % in a free-for-all game.
+//! - **Scores** always say whose view they are: `+35 for Green` (two players), `for Green
+//!   and Yellow` (partnership), `for Green against all, share 31%` (free-for-all: the
+//!   paranoid search's score of the mover against all the others, and the mover's expected
+//!   share of the win, [`ploy_search::win_share`]).
+//! - **Saving** never replaces a file that holds another game (or anything that is not a
+//!   game) unless told `force`; a file holding an earlier state of the same game (the same
+//!   start, its moves a beginning of this game's) is replaced without asking. The new text
+//!   goes to a temporary file beside it, which is then renamed over it, so the file always
+//!   holds one whole game. Saved games carry the date the game began (UTC) and the time
+//!   control (or `untimed (engine: ...)`).
+//! - **Loading** reads at most [`MAX_FILE_BYTES`]; `--load` of a file that cannot be loaded
+//!   is an error before anything is shown.
+//! - **The view** starts from the seat of the one person playing, if one person plays, and
+//!   from Green's otherwise.
 
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
@@ -52,6 +98,12 @@ pub const MAX_FILE_BYTES: u64 = 16 << 20;
 /// a forced win; it accepts otherwise.
 pub const DRAW_THRESHOLD: i16 = 100;
 
+/// In a free-for-all game the engine declines a draw when its expected share of the win
+/// ([`ploy_search::win_share`]) is at least this part of the way from an equal share
+/// (100 % / players in play) to 100 %: 0.28, the same margin as a score of
+/// [`DRAW_THRESHOLD`] in a game of two sides (50 % to 64 %).
+pub const DRAW_SHARE_MARGIN: f64 = 0.28;
+
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
@@ -67,7 +119,7 @@ pub enum Strength {
     /// A fixed time per move.
     MoveTime(Duration),
     /// A whole-game clock per player with an increment per move; the engine keeps to it,
-    /// people are told when they run out but play on (as in Tensi's program).
+    /// and a player whose clock reaches zero loses on time (see the [module docs](self)).
     Clock {
         /// Time per player for the whole game.
         base: Duration,
@@ -159,7 +211,8 @@ usage: play [options]
               | --nodes N | --depth D      --hash MB (table size)
   display:    --color | --no-color
   --load FILE  start with a saved game record or score sheet
-Default: you play Green (moving first) against the engine at 2 s per move.";
+Default: you play Green (moving first) against the engine at 2 s per move.
+With --clock, a player whose time runs out loses on time.";
 
 impl Options {
     /// Reads the command-line options (without the program name); see [`USAGE`].
@@ -914,7 +967,21 @@ fn history_text(game: &Game) -> String {
 
 /// A search score with whose view it is: the player's (two players), his team's
 /// (partnership), his against all the others (free-for-all, the paranoid search).
-fn score_label(score: Score, seat: Seat, variant: Variant) -> String {
+///
+/// In a free-for-all game the mover's expected share of the win follows
+/// ([`ploy_search::win_share`]): `for Green against all, share 31%`. `pos` is the position
+/// searched, `seat` its mover.
+fn score_label(score: Score, pos: &Position) -> String {
+    let seat = pos.mover();
+    let variant = pos.variant();
+    if variant == Variant::FreeForAll {
+        return format!(
+            "{} for {} against all, share {:.0}%",
+            score_text(score),
+            title(seat),
+            ploy_search::win_share(pos, score)
+        );
+    }
     let whose = match variant {
         Variant::TwoPlayer => format!("for {}", title(seat)),
         Variant::Partnership => format!("for {} and {}", title(seat), title(seat.partner())),
@@ -1260,9 +1327,9 @@ impl<W: Write> Session<W> {
             .engine
             .search(&self.game, limits, |info: &Info<'_, Move>| {
                 let mut line = format!(
-                    "thinking: depth {} score {} nodes/s {} time {} s line {}",
+                    "thinking: depth {} score {}, nodes/s {} time {} s line {}",
                     info.depth,
-                    score_text(info.score),
+                    score_label(info.score, &pos),
                     rate(info.nps),
                     secs(info.time),
                     line_text(&pos, info.pv)
@@ -1302,7 +1369,7 @@ impl<W: Write> Session<W> {
         let msg = format!(
             "{} (engine) plays {text}   [depth {depth}, score {}, {} nodes/s, {} s]",
             title(seat),
-            score_label(score, seat, before.variant()),
+            score_label(score, &before),
             rate(nps),
             secs(time)
         );
@@ -1342,7 +1409,7 @@ impl<W: Write> Session<W> {
             let text = AlgebraicMove::from_move(&pos, mv);
             self.say(&format!(
                 "Hint: {text}   [depth {depth}, score {}]",
-                score_label(score, pos.mover(), pos.variant())
+                score_label(score, &pos)
             ))?;
         }
         Ok(())
@@ -1539,15 +1606,21 @@ impl<W: Write> Session<W> {
             })
             .collect();
         for seat in judges {
-            let Some(score) = self.judge(seat)? else {
+            let Some((score, seen)) = self.judge(seat)? else {
                 continue;
             };
-            if score.is_win() || score.raw() >= DRAW_THRESHOLD {
+            let winning = if variant == Variant::FreeForAll {
+                let equal = 100.0 / f64::from(seen.in_play().count());
+                ploy_search::win_share(&seen, score) >= equal + (100.0 - equal) * DRAW_SHARE_MARGIN
+            } else {
+                score.is_win() || score.raw() >= DRAW_THRESHOLD
+            };
+            if winning {
                 let msg = format!(
                     "{} (engine) declines the draw: it judges the position winning \
                      (score {}).",
                     title(seat),
-                    score_label(score, seat, variant)
+                    score_label(score, &seen)
                 );
                 return self.say(&msg);
             }
@@ -1562,10 +1635,11 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// The engine's score of the position for `seat` (a search at the hint's limits).
-    fn judge(&mut self, seat: Seat) -> io::Result<Option<Score>> {
+    /// The engine's score of the position for `seat` (a search at the hint's limits), with
+    /// the position as `seat` sees it (`seat` to move in it).
+    fn judge(&mut self, seat: Seat) -> io::Result<Option<(Score, Position)>> {
         let limits = self.hint_limits();
-        let pos = self.game.position();
+        let pos = self.game.position().clone();
         let mover = pos.mover();
         let variant = pos.variant();
         if variant == Variant::FreeForAll && seat != mover {
@@ -1575,19 +1649,29 @@ impl<W: Write> Session<W> {
             let Ok(p) = Position::from_setup(setup, pos.rules()) else {
                 return Ok(None);
             };
-            let game = Game::from_position(p);
+            let game = Game::from_position(p.clone());
             let r = self.engine.search(&game, &limits, |_: &Info<'_, Move>| {});
-            return Ok(r.ok().map(|r| r.score));
+            return Ok(r.ok().map(|r| (r.score, p)));
         }
         let r = self
             .engine
             .search(&self.game, &limits, |_: &Info<'_, Move>| {});
+        let seen = if seat == mover {
+            pos.clone()
+        } else {
+            // Only the side matters for a two-sided score: the position with `seat` to move
+            // is for the label, if it is one.
+            let mut setup = pos.to_setup();
+            setup.turn = seat;
+            Position::from_setup(setup, pos.rules()).unwrap_or(pos.clone())
+        };
         Ok(r.ok().map(|r| {
-            if variant.team(mover).contains(seat) {
+            let score = if variant.team(mover).contains(seat) {
                 r.score
             } else {
                 -r.score
-            }
+            };
+            (score, seen)
         }))
     }
 

@@ -532,6 +532,11 @@ fn the_engine_declines_a_draw_it_judges_winning() {
     // At the start, level: it accepts.
     let out = session(options, "draw\nquit\n");
     assert!(out.contains("Game over: draw, agreement."), "{out}");
+    // In a free-for-all game at the start each engine's share is about an equal one: the
+    // three accept.
+    let opts = Options::from_args(["--variant", "ffa", "--depth", "1"]).unwrap();
+    let out = session(opts, "draw\nquit\n");
+    assert!(out.contains("Game over: draw, agreement."), "{out}");
     let _ = std::fs::remove_file(record);
 }
 
@@ -550,7 +555,7 @@ fn views_and_labelled_scores() {
     assert!(lines[26].contains("-R-"), "{red_view}");
     assert!(lines[28].contains("9    8    7"), "{red_view}");
     assert!(out.contains("No seat `purple` in this game."), "{out}");
-    assert!(out.contains("for Green against all]"), "{out}");
+    assert!(out.contains("for Green against all, share "), "{out}");
 
     let pos = ploy::core::Position::new();
     // Turned round, the two-player board shows Red's commander e9 at the bottom.
