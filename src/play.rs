@@ -1335,7 +1335,7 @@ impl<W: Write> Session<W> {
                     line_text(&pos, info.pv)
                 );
                 if live {
-                    line.truncate(110);
+                    line.truncate(79); // one line of an 80-column terminal: no wrap to undo
                     let _ = write!(out, "\r\x1b[K{line}");
                     wrote_live = true;
                 } else {
