@@ -209,10 +209,7 @@ fn parse_response(buf: &[u8]) -> std::io::Result<Response> {
     if chunked {
         let mut out = Vec::new();
         let mut rest = &body[..];
-        loop {
-            let Some(nl) = rest.windows(2).position(|w| w == b"\r\n") else {
-                break;
-            };
+        while let Some(nl) = rest.windows(2).position(|w| w == b"\r\n") {
             let size =
                 usize::from_str_radix(std::str::from_utf8(&rest[..nl]).unwrap_or("0").trim(), 16)
                     .unwrap_or(0);
