@@ -40,15 +40,12 @@ impl Stats {
     }
 }
 
+/// Each game's acknowledged moves, the latencies, and when the moves began and ended.
+type ClientResult = (Vec<(i64, Vec<String>)>, Vec<Duration>, (Instant, Instant));
+
 /// One client: its two users play `games` games against each other, one move per game in
 /// turn, `moves` moves each (or to the end). Returns each game's acknowledged moves.
-fn client(
-    addr: SocketAddr,
-    n: usize,
-    games: usize,
-    moves: usize,
-    auth: Auth,
-) -> (Vec<(i64, Vec<String>)>, Vec<Duration>, (Instant, Instant)) {
+fn client(addr: SocketAddr, n: usize, games: usize, moves: usize, auth: Auth) -> ClientResult {
     let users = [format!("c{n}a"), format!("c{n}b")];
     for u in &users {
         signup(addr, u, "pw");
@@ -56,7 +53,7 @@ fn client(
     let use_cookie = match auth {
         Auth::Password => false,
         Auth::Session => true,
-        Auth::Mixed => n % 2 == 0,
+        Auth::Mixed => n.is_multiple_of(2),
     };
     let cookies = [login(addr, &users[0], "pw"), login(addr, &users[1], "pw")];
     let mut rng = Rng(n as u64 + 1);
