@@ -99,6 +99,10 @@ impl Reply {
     }
 }
 
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn one_line(text: &str) -> String {
     text.replace(['\n', '\r'], " ")
 }
@@ -167,7 +171,8 @@ fn run(service: &Service, words: &[&str]) -> Result<Reply, ApiError> {
             if !rest.is_empty() {
                 return Err(usage("list"));
             }
-            let mut reply = Reply::ok(format!("{} game types", service.registry().iter().count()));
+            let n = service.registry().iter().count();
+            let mut reply = Reply::ok(plural(n, "game type", "game types"));
             for g in service.registry().iter() {
                 let opts: Vec<String> =
                     g.options().iter().map(|o| format!("-{}", o.name)).collect();
@@ -183,7 +188,7 @@ fn run(service: &Service, words: &[&str]) -> Result<Reply, ApiError> {
             };
             let user = service.authenticate(&password(user, pass))?;
             let notes = service.inbox(&user, 0)?;
-            let mut reply = Reply::ok(format!("{} notifications", notes.len()));
+            let mut reply = Reply::ok(plural(notes.len(), "notification", "notifications"));
             for n in notes {
                 reply.body.push(format!("[{}] {}", n.id, n.note.subject));
             }
@@ -347,8 +352,11 @@ fn game_command(
             let (board, ply) = split_number(board)?;
             let id = board_number(board)?;
             let view = board_of(service, game, id, ply)?;
-            Ok(Reply::ok(format!("board {id} after {} moves", view.ply))
-                .with_text(&board_text(&view)))
+            Ok(Reply::ok(format!(
+                "board {id} after {}",
+                plural(view.ply, "move", "moves")
+            ))
+            .with_text(&board_text(&view)))
         }
         "history" => {
             let [board] = args else {
@@ -357,7 +365,10 @@ fn game_command(
             let id = board_number(board)?;
             check_type(service, game, id)?;
             let (view, lines) = service.history(id)?;
-            let mut reply = Reply::ok(format!("board {id}: {} moves", lines.len()));
+            let mut reply = Reply::ok(format!(
+                "board {id}: {}",
+                plural(lines.len(), "move", "moves")
+            ));
             for l in lines {
                 let by = match l.source {
                     Source::Player => String::new(),
@@ -384,7 +395,7 @@ fn game_command(
             };
             let list = service.games(Some(user), filter)?;
             let list: Vec<_> = list.into_iter().filter(|g| g.game == game).collect();
-            let mut reply = Reply::ok(format!("{} games", list.len()));
+            let mut reply = Reply::ok(plural(list.len(), "game", "games"));
             for g in list {
                 let state = if g.over {
                     format!("over: {}", g.result)

@@ -144,7 +144,7 @@ fn whole_games_through_the_command_language() {
     assert!(cmd.first("signup bot x").starts_with("error 409:"));
     assert!(cmd.first("signup al!ce x").starts_with("error 400:"));
     let list = cmd.send("list");
-    assert_eq!(list[0], "ok 1 game types");
+    assert_eq!(list[0], "ok 1 game type");
     assert!(list[1].starts_with("ploy "));
     assert!(cmd.first("help").starts_with("ok help"));
     let help = cmd.send("help ploy");
@@ -163,7 +163,7 @@ fn whole_games_through_the_command_language() {
         1,
     );
     let shown = cmd.send(&format!("ploy show 101#{}", g.moves().len()));
-    assert!(shown[0].starts_with(&format!("ok board 101 after {} moves", g.moves().len())));
+    assert!(shown[0].starts_with(&format!("ok board 101 after {} move", g.moves().len())));
     assert!(shown.iter().any(|l| l.starts_with("Game over:")));
     let start = cmd.send("ploy show 101#0");
     assert!(
