@@ -468,6 +468,111 @@ mod tests {
         assert_eq!(board_number("101").unwrap(), 101);
     }
 
+    /// Generated command lines (words from the language, numbers, junk) never panic and
+    /// always answer `ok ...` or `error CODE: ...` with a client error code.
+    #[test]
+    fn generated_commands_always_get_a_reply() {
+        use crate::game::Registry;
+        use crate::service::{Config, FixedClock, Service};
+        use crate::store::Store;
+        use std::sync::Arc;
+
+        let dir = std::env::temp_dir().join(format!("ployd-gen-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut config = Config::default();
+        config.hash.memory_kib = 64;
+        config.hash.iterations = 1;
+        config.bot_budget.nodes = Some(50);
+        let service = Service::new(
+            Store::open(dir.join("gen.db")).unwrap(),
+            Registry::standard(),
+            Arc::new(FixedClock::new(1_000_000)),
+            config,
+        );
+        assert!(execute(&service, "signup alice pa").is_ok());
+        assert!(execute(&service, "signup bob pb").is_ok());
+        assert!(execute(&service, "ploy challenge alice pa bob").is_ok());
+        assert!(execute(&service, "ploy challenge -variant=ffa alice pa bot bob bot").is_ok());
+        let words = [
+            "ploy",
+            "pente",
+            "signup",
+            "help",
+            "list",
+            "inbox",
+            "challenge",
+            "move",
+            "show",
+            "history",
+            "games",
+            "resign",
+            "propose",
+            "accept",
+            "reject",
+            "alice",
+            "pa",
+            "bob",
+            "pb",
+            "bot",
+            "101",
+            "102",
+            "0",
+            "-1",
+            "101#0",
+            "101#1",
+            "e3-e4",
+            "e3-e4-0#0",
+            "e7-e6#1",
+            "a1-a1-9",
+            "-variant=ffa",
+            "-variant=",
+            "-relaxed",
+            "-size=6",
+            "-deadline=7d",
+            "-reminder=99999999999d",
+            "next",
+            "all",
+            "#",
+            "##",
+            "é",
+            "\u{0}",
+            "99999999999999999999",
+        ];
+        let mut x: u64 = 12345;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let len = next(7);
+            let mut line: Vec<String> = (0..len)
+                .map(|_| words[next(words.len())].to_owned())
+                .collect();
+            if next(5) == 0 {
+                let junk: String = (0..next(40))
+                    .map(|_| char::from_u32(next(0x3000) as u32).unwrap_or('?'))
+                    .collect();
+                line.push(junk);
+            }
+            let line = line.join(" ");
+            let reply = execute(&service, &line);
+            let first = &reply.first;
+            let well_formed = first == "ok"
+                || first.starts_with("ok ")
+                || ["400", "403", "404", "409", "422"]
+                    .iter()
+                    .any(|c| first.starts_with(&format!("error {c}: ")));
+            assert!(well_formed, "{line:?} -> {first:?}");
+            assert!(!first.contains('\n'));
+        }
+        let (_, problems) = service.check().unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn replies_are_framed() {
         let r = Reply {

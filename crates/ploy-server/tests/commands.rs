@@ -212,6 +212,25 @@ fn whole_games_through_the_command_language() {
     );
     assert!(String::from_utf8_lossy(&check.stdout).contains("4 games replayed, 0 problems"));
 
+    // A game stored under other rules is refused, not replayed under these.
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute("UPDATE games SET rules_version = 99 WHERE id = 104", [])
+            .unwrap();
+        conn.execute("UPDATE games SET ply = 0 WHERE id = 102", [])
+            .unwrap();
+    }
+    assert!(
+        cmd.first("ploy show 104")
+            .starts_with("error 409: board 104 was played under ploy rules version 99"),
+    );
+    // A cache that disagrees with the log is found.
+    let check = ployd().arg("check").arg("--db").arg(&db).output().unwrap();
+    let out = String::from_utf8_lossy(&check.stdout);
+    assert!(!check.status.success());
+    assert!(out.contains("board 102: cache"), "{out}");
+    assert!(out.contains("board 104:"), "{out}");
+
     // Notifications for bob.
     let inbox = ployd()
         .args(["inbox", "bob", "--db"])
