@@ -16,7 +16,7 @@ use ploy_server::store::Store;
 
 /// A play-by-mail game server for Ploy: pbmserv-style commands, an HTTP API, SQLite.
 #[derive(Parser, Debug)]
-#[command(name = "ployd", version, about, long_about = None)]
+#[command(name = "ployd", version, about, long_about = None, args_override_self = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -1506,6 +1506,10 @@ impl Service {
             return Ok(false);
         };
         let player = row.players[seat].clone();
+        if player == BOT {
+            // The bot's own turn: its workers move at once; it never runs out of time.
+            return Ok(false);
+        }
         if row.deadline.is_some_and(|d| now >= since + d) {
             match r.state.winners_without(seat) {
                 Ok(_) => {
@@ -1537,7 +1541,7 @@ impl Service {
         }
         let due = row.reminder.is_some_and(|d| now >= since + d)
             && row.reminded_ply.is_none_or(|p| p < row.moves.len());
-        if due && player != BOT {
+        if due {
             let deadline = row
                 .deadline
                 .map(|d| format!(" Time runs out in {}.", format_duration(since + d - now)))

@@ -361,6 +361,10 @@ fn deadlines_remind_and_forfeit() {
         );
         assert!(cmd.first("ploy move 101 alice pa e3-e4").starts_with("ok"));
         assert!(cmd.first("ploy move 102 alice pa e3-e4").starts_with("ok"));
+        assert_eq!(
+            cmd.first("ploy challenge -variant=ffa -deadline=1d alice pa bot bot bot"),
+            "ok board 103"
+        );
         assert!(
             cmd.first("ploy challenge -deadline=1d -reminder=2d alice pa bob")
                 .starts_with("error 400")
@@ -375,6 +379,7 @@ fn deadlines_remind_and_forfeit() {
             .args(["timers", "--db"])
             .arg(&db)
             .args(["--now", &at(t)])
+            .args(FAST)
             .output()
             .unwrap();
         assert!(out.status.success());
@@ -406,6 +411,20 @@ fn deadlines_remind_and_forfeit() {
         let mut cmd = Cmd::start(&db, &["--now", &at(t0 + 8 * day)]);
         let r = cmd.first("ploy move 102 bob pb e7-e6");
         assert_eq!(r, "error 409: board 102 is over: alice (Green) wins (time)");
+    }
+    // Board 103 (free-for-all, three opponents): alice cannot forfeit, so on time the bot
+    // played her move, and the bots theirs.
+    {
+        let mut cmd = Cmd::start(&db, &["--now", &at(t0 + 4 * day)]);
+        let (moves, status) = history(&mut cmd, 103);
+        assert!(moves.len() >= 4, "{moves:?}");
+        let h = cmd.send("ploy history 103");
+        assert!(h[1].ends_with("(played by the bot on time)"), "{h:?}");
+        assert!(!h[2].contains("on time"), "{h:?}");
+        assert!(
+            status == "alice (Green) to move" || status.starts_with("Game over"),
+            "{status}"
+        );
     }
     // Eight days: the sweep forfeits board 101.
     sweep(t0 + 8 * day);
