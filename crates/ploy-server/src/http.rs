@@ -752,12 +752,29 @@ pub async fn serve(
         service,
         events: tx,
     });
-    axum::serve(
+    // On Ctrl-C or SIGTERM: stop accepting, let requests finish, but do not wait more than
+    // two seconds for open event streams (every write is already durable).
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown().await;
+        let _ = stop_tx.send(true);
+    });
+    let mut graceful = stop_rx.clone();
+    let server = axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(shutdown())
-    .await
+    .with_graceful_shutdown(async move {
+        let _ = graceful.wait_for(|stop| *stop).await;
+    });
+    let mut hard = stop_rx;
+    tokio::select! {
+        r = server => r,
+        () = async move {
+            let _ = hard.wait_for(|stop| *stop).await;
+            tokio::time::sleep(Duration::from_secs(2)).await;
+        } => Ok(()),
+    }
 }
 
 async fn shutdown() {
