@@ -112,6 +112,9 @@
 //!   is injectable ([`Clock`]). The answer is the best move of the last completed iteration,
 //!   or a legal move chosen by ordering if none completed.
 //! - **Progress**: an observer gets an [`Info`] after every completed iteration.
+//! - **Share of the win**: [`win_share`] turns a score into the mover's expected share of
+//!   the win in percent (a logistic of the score for two sides; for free-for-all a
+//!   Plackett–Luce model over the players still in play; see its docs).
 //! - **Determinism**: no randomness; a fresh searcher (or one after [`Searcher::clear`])
 //!   with a depth or node budget gives the same result every run.
 //! - **Nodes** count every move made, in the main search and in quiescence.
@@ -180,6 +183,7 @@ mod protocol;
 mod reference;
 mod score;
 mod search;
+mod share;
 mod table;
 
 pub use game::{Evaluator, MAX_MOVES, MoveBuffer, SearchGame, Side, Terminal};
@@ -193,6 +197,7 @@ pub use search::{
     Config, Driver, Info, MAX_DEPTH, MAX_KILLERS, MAX_PLY, POLL_INTERVAL, SearchResult, Searcher,
     nps,
 };
+pub use share::{SHARE_SCALE, share_against, two_sided_share, win_share};
 pub use table::Table;
 
 /// The hashes of a game's positions the search must know for repetitions: those since the
