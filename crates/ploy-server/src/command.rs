@@ -137,20 +137,33 @@ fn split_number(text: &str) -> Result<(&str, Option<usize>), ApiError> {
 
 /// Runs one command line and gives the reply.
 pub fn execute(service: &Service, line: &str) -> Reply {
+    execute_as(service, line, None)
+}
+
+/// Runs one command line for a client signed in as `session` (`POST /api/command` with the
+/// session cookie): where a command takes `USER PASSWORD`, the password `*` stands for the
+/// session if USER is the session's user.
+pub fn execute_as(service: &Service, line: &str, session: Option<&str>) -> Reply {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let reply = run(service, &words).unwrap_or_else(|e| Reply::error(&e));
+    let reply = run(service, &words, session).unwrap_or_else(|e| Reply::error(&e));
     service.run_pending_bots();
     reply
 }
 
-fn password(user: &str, password: &str) -> Credentials {
+fn password(user: &str, password: &str, session: Option<&str>) -> Credentials {
+    if password == "*"
+        && let Some(s) = session
+        && s.eq_ignore_ascii_case(user)
+    {
+        return Credentials::Session(s.to_owned());
+    }
     Credentials::Password {
         userid: user.to_owned(),
         password: password.to_owned(),
     }
 }
 
-fn run(service: &Service, words: &[&str]) -> Result<Reply, ApiError> {
+fn run(service: &Service, words: &[&str], session: Option<&str>) -> Result<Reply, ApiError> {
     let Some((&first, rest)) = words.split_first() else {
         return Err(ApiError::bad_request("an empty command; `help` lists them"));
     };
@@ -186,7 +199,7 @@ fn run(service: &Service, words: &[&str]) -> Result<Reply, ApiError> {
             let [user, pass] = rest else {
                 return Err(usage("inbox USER PASSWORD"));
             };
-            let user = service.authenticate(&password(user, pass))?;
+            let user = service.authenticate(&password(user, pass, session))?;
             let notes = service.inbox(&user, 0)?;
             let mut reply = Reply::ok(plural(notes.len(), "notification", "notifications"));
             for n in notes {
@@ -208,7 +221,7 @@ fn run(service: &Service, words: &[&str]) -> Result<Reply, ApiError> {
                 };
             };
             service.game_type(game)?;
-            game_command(service, game, verb, args)
+            game_command(service, game, verb, args, session)
         }
     }
 }
@@ -303,6 +316,7 @@ fn game_command(
     game: &str,
     verb: &str,
     args: &[&str],
+    session: Option<&str>,
 ) -> Result<Reply, ApiError> {
     match verb {
         "help" => game_help(service, game),
@@ -322,7 +336,8 @@ fn game_command(
             let options: Vec<String> = opts.iter().map(|s| (*s).to_owned()).collect();
             let mut players = vec![user.to_owned()];
             players.extend(others.iter().map(|s| (*s).to_owned()));
-            let view = service.challenge(game, &options, &password(user, pass), &players)?;
+            let view =
+                service.challenge(game, &options, &password(user, pass, session), &players)?;
             let view = service.view(view.id, None).unwrap_or(view);
             Ok(Reply::ok(format!("board {}", view.id)).with_text(&board_text(&view)))
         }
@@ -333,7 +348,7 @@ fn game_command(
             let id = board_number(board)?;
             check_type(service, game, id)?;
             let (text, ply) = split_number(mv)?;
-            let view = service.play(id, &password(user, pass), text, ply)?;
+            let view = service.play(id, &password(user, pass, session), text, ply)?;
             let played = view.moves.get(view.ply.saturating_sub(1)).cloned();
             let first = format!(
                 "board {id} move {}: {}",
@@ -423,7 +438,7 @@ fn game_command(
             };
             let id = board_number(board)?;
             check_type(service, game, id)?;
-            let view = service.resign(id, &password(user, pass))?;
+            let view = service.resign(id, &password(user, pass, session))?;
             Ok(Reply::ok(format!("board {id}: {}", view.result)).with_text(&board_text(&view)))
         }
         "propose" | "accept" | "reject" => {
@@ -432,7 +447,7 @@ fn game_command(
             };
             let id = board_number(board)?;
             check_type(service, game, id)?;
-            let view = service.draw(id, &password(user, pass), verb)?;
+            let view = service.draw(id, &password(user, pass, session), verb)?;
             let first = if view.over {
                 format!("board {id}: {}", view.result)
             } else if verb == "reject" {

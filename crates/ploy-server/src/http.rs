@@ -519,7 +519,11 @@ async fn post_inbox(
     inbox(app, headers, body, after).await
 }
 
-async fn post_command(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
+async fn post_command(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let text = std::str::from_utf8(&body)
         .map_err(|_| ApiError::bad_request("the command is not UTF-8 text"))?
         .to_owned();
@@ -528,9 +532,13 @@ async fn post_command(State(app): State<AppState>, body: Bytes) -> Result<Respon
     }
     let s = Arc::clone(&app.service);
     let out = blocking(move || {
+        let session = match cookie_token(&headers) {
+            Some(token) => s.session_user(&token)?,
+            None => None,
+        };
         let mut out = String::new();
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            out.push_str(&command::execute(&s, line).framed());
+            out.push_str(&command::execute_as(&s, line, session.as_deref()).framed());
         }
         Ok(out)
     })

@@ -673,6 +673,26 @@ fn the_command_route_speaks_the_command_language() {
         replies[3][0],
         "error 409: it is dave (Green)'s turn on board 101, not erin's"
     );
+    // With the session cookie, `*` stands for the password.
+    let cookie = login(addr, "dave", "pd");
+    let cmd = |line: &str, cookie: Option<&str>| {
+        let mut req = format!(
+            "POST /api/command HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n",
+            line.len()
+        );
+        if let Some(c) = cookie {
+            req.push_str(&format!("Cookie: {c}\r\n"));
+        }
+        req.push_str("\r\n");
+        req.push_str(line);
+        common::raw(addr, req.as_bytes()).unwrap().text()
+    };
+    assert!(cmd("ploy propose 101 dave *", None).starts_with("error 403:"));
+    assert!(cmd("ploy propose 101 erin *", Some(&cookie)).starts_with("error 403:"));
+    assert!(
+        cmd("ploy propose 101 dave *", Some(&cookie))
+            .starts_with("ok board 101: draw offered by dave")
+    );
     // The same game through the JSON API.
     let s = get(addr, "/api/games/101").json();
     assert_eq!(s["players"], json!(["dave", "erin"]));
