@@ -47,7 +47,7 @@ pub enum Command {
     /// The legal moves of positions read from standard input, a line each.
     Moves(MovesArgs),
     /// Play games between two engine configurations and estimate their Elo difference.
-    Match(MatchArgs),
+    Match(Box<MatchArgs>),
     /// Search benchmark: node count (a signature of the search) and speed.
     Bench(BenchArgs),
     /// Check a score sheet or game record, or convert it.
