@@ -69,9 +69,10 @@
 //! time-out and as a resignation otherwise (when that ends the game); a game stopped by the
 //! ply cap is written unfinished.
 //!
-//! # The match of issue 12 ("Engine II", done means)
+//! # An older build as the opponent
 //!
-//! 50 openings of 4 random legal plies, each with colours swapped, 100 ms a move, the
+//! The match that decides whether a new engine is better than an older build (the one the
+//! engine's defaults cite): 50 openings of 4 random legal plies, each with colours swapped, 100 ms a move, the
 //! repetition draw on and no no-capture limit, a draw at 400 plies, this build's engine
 //! against an older build's, both over the engine protocol:
 //!
@@ -97,9 +98,9 @@ use serde_json::json;
 
 use super::{Failure, RuleArgs, parse_duration, progress_bar};
 
-mod openings;
-mod players;
-mod process;
+pub mod openings;
+pub mod players;
+pub mod process;
 pub mod stats;
 
 pub use openings::{Opening, Openings, OpeningsError, read_openings};
@@ -160,9 +161,11 @@ fn parse_rate(text: &str) -> Result<f64, String> {
                   interval of the score (a perfect score is counted a quarter game short of \
                   perfect, so that every figure stays finite). --sprt tests on game pairs \
                   (pentanomial) and stops at its bounds.\n\n\
-                  The match of issue 12: ploy match --a engine:target/release/examples/engine \
-                  --b engine:OLD/engine --games 100 --opening-plies 4 --time 100ms \
-                  --no-capture-limit 0 --ply-cap 400"
+                  This build's engine against an older build's, both over the engine \
+                  protocol, 50 openings of 4 random plies with colours swapped, 100 ms a \
+                  move, draws at 400 plies: ploy match --a \
+                  engine:target/release/examples/engine --b engine:OLD/engine --games 100 \
+                  --opening-plies 4 --time 100ms --no-capture-limit 0 --ply-cap 400"
 )]
 pub struct MatchArgs {
     /// Number of games, played in pairs (each opening once with each colour) [default: 20;

@@ -223,8 +223,8 @@ impl fmt::Display for Hypothesis {
 /// let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
 /// assert!((sprt.upper_bound() - 2.944).abs() < 1e-3);
 /// assert_eq!(sprt.lower_bound(), -sprt.upper_bound());
-/// // 40 pairs that A won 1½ to ½ and 60 it lost ½ to 1½: H0 holds.
-/// let p = Pentanomial { counts: [0, 60, 0, 40, 0] };
+/// // 100 pairs that A won 1½ to ½ and 150 it lost ½ to 1½: H0 holds.
+/// let p = Pentanomial { counts: [0, 150, 0, 100, 0] };
 /// assert_eq!(sprt.verdict(sprt.llr(&p)), Some(Hypothesis::H0));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
