@@ -228,6 +228,92 @@ fn an_openings_file_gives_each_opening_both_colours() {
 }
 
 #[test]
+fn an_sprt_stops_the_match_and_reports_its_ratio() {
+    let v = json(&[
+        "--a",
+        "full@d1",
+        "--b",
+        "random",
+        "--sprt",
+        "0,300",
+        "--alpha",
+        "0.2",
+        "--beta",
+        "0.2",
+        "--games",
+        "40",
+        "--ply-cap",
+        "60",
+    ]);
+    assert_eq!(v["sprt"], "H1", "{v}");
+    let (llr, upper) = (
+        v["llr"].as_f64().unwrap(),
+        v["upper_bound"].as_f64().unwrap(),
+    );
+    // ln((1 - beta) / alpha) = ln 4, and the lower bound ln(beta / (1 - alpha)) = -ln 4.
+    assert!((upper - 4f64.ln()).abs() < 1e-12, "{v}");
+    assert!(
+        (v["lower_bound"].as_f64().unwrap() + 4f64.ln()).abs() < 1e-12,
+        "{v}"
+    );
+    assert!(llr >= upper, "{v}");
+    let games = v["games"].as_u64().unwrap();
+    assert!(games < 40 && games % 2 == 0, "{v}");
+    let pairs: u64 = v["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(pairs * 2, games, "{v}");
+    // Without --sprt the keys are there, empty.
+    let v = json(&["--a", "random", "--b", "random", "--games", "2"]);
+    for key in ["llr", "lower_bound", "upper_bound", "sprt"] {
+        assert!(v[key].is_null(), "{key}: {v}");
+    }
+    // The text says the same.
+    let out = ploy(&[
+        "match",
+        "--a",
+        "full@d1",
+        "--b",
+        "random",
+        "--sprt",
+        "-10,290",
+        "--alpha",
+        "0.2",
+        "--beta",
+        "0.2",
+        "--games",
+        "40",
+        "--ply-cap",
+        "60",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("sprt elo0 -10 elo1 290 alpha 0.2 beta 0.2: llr ")
+            && stdout.contains("(bounds -1.39 and 1.39): H1 accepted"),
+        "{stdout}"
+    );
+    // Usage errors.
+    for args in [
+        &["--alpha", "0.1"][..],
+        &["--sprt", "10,0"],
+        &["--sprt", "x"],
+        &["--sprt", "0,10", "--beta", "0"],
+        &["--sprt", "0,10", "--alpha", "0.7"],
+        &["-j", "0"],
+    ] {
+        let mut all = vec!["match"];
+        all.extend_from_slice(args);
+        let out = ploy(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!text(&out.stderr).contains("panicked"), "{args:?}");
+    }
+}
+
+#[test]
 fn engine_programs_that_cannot_start_or_refuse_options_stop_the_match() {
     let out = ploy(&["match", "--a", "engine:/nonexistent/engine", "--games", "2"]);
     assert_eq!(out.status.code(), Some(1));

@@ -361,6 +361,70 @@ partnership
         assert!(read_openings(&long, rules).unwrap_err().to_string().len() < 300);
     }
 
+    /// Generated files of pieces of lines (words, moves legal and not, pipes, comments,
+    /// position strings, control characters and bytes that are not ASCII): the reader
+    /// never panics, and every opening it accepts replays from its start, is undecided,
+    /// and writes a line that reads back as itself.
+    #[test]
+    fn generated_files_never_panic_and_what_is_read_replays() {
+        let rules = Rules::standard();
+        let board = PositionString::from_position(&Position::new()).to_string();
+        let pieces = [
+            "start",
+            "ffa",
+            "partnership",
+            "|",
+            " | ",
+            "#",
+            "\n",
+            "\n",
+            " ",
+            "\t",
+            "e3-e4-0",
+            "e7-e6-0",
+            "c2-c4-0",
+            "g8-g6-0",
+            "e3-e4",
+            "E3E4",
+            "b3-c4-0",
+            "e3-e5-0",
+            "z9-z9-9",
+            "d1-d1-1",
+            "moves",
+            "fen",
+            "\u{0}",
+            "é",
+            "\r\n",
+            "-",
+            "w",
+            "b",
+            &board,
+        ];
+        let mut state = 99;
+        let mut accepted = 0;
+        for _ in 0..3000 {
+            let n = splitmix64(&mut state) % 12;
+            let mut text = String::new();
+            for _ in 0..n {
+                text.push_str(pieces[(splitmix64(&mut state) % pieces.len() as u64) as usize]);
+                if splitmix64(&mut state) % 2 == 0 {
+                    text.push(' ');
+                }
+            }
+            let Ok(list) = read_openings(&text, rules) else {
+                continue;
+            };
+            for o in list {
+                accepted += 1;
+                let game = o.game();
+                assert!(game.outcome().is_none(), "{text:?}");
+                let back = read_openings(&o.to_line(), rules).unwrap();
+                assert_eq!((&back[0].start, &back[0].moves), (&o.start, &o.moves));
+            }
+        }
+        assert!(accepted > 100, "{accepted}");
+    }
+
     #[test]
     fn random_openings_are_legal_seeded_and_as_before() {
         let rules = Rules::standard();
