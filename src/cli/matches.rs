@@ -933,7 +933,7 @@ impl MatchReport {
 /// The progress message: the tally, and the ratio with its bounds.
 fn progress_message(standing: &Standing, sprt: Option<Sprt>) -> String {
     let t = &standing.tally;
-    let mut msg = format!("+{} ={} -{}", t.wins, t.draws, t.losses);
+    let mut msg = format!("A +{} ={} -{}", t.wins, t.draws, t.losses);
     if let (Some(sprt), Some(llr)) = (sprt, standing.llr) {
         msg.push_str(&format!(
             " llr {llr:.2} ({:.2}..{:.2})",
@@ -1116,6 +1116,48 @@ mod tests {
         assert_eq!(report.a.stats.nodes, 0);
         assert!(report.b.stats.nodes > 0);
         assert_eq!(report.standing.pairs.pairs(), 1);
+    }
+
+    /// Four-player openings: A plays Green and Yellow, then Red and Blue; a win of either
+    /// seat of a side is that side's.
+    #[test]
+    fn four_player_games_seat_each_side_twice() {
+        let rules = Rules::standard();
+        let mut p = plan(4, 400, 1);
+        p.openings = Openings::List {
+            openings: read_openings("partnership\nffa\n", rules).unwrap(),
+            seed: 1,
+            plies: 0,
+        };
+        let mut seen = Vec::new();
+        play_match(
+            &p,
+            ["full@d1", "random"],
+            &maker("full@d1", "random"),
+            |g, _| {
+                let a = g.a_seats();
+                assert_eq!(a.count(), 2);
+                assert!(a.contains(g.a_seat) && a.contains(g.a_seat.partner()));
+                if let Some(o) = g.game.outcome().filter(|o| !o.is_draw()) {
+                    let a_won = o.winners().iter().all(|s| a.contains(s));
+                    let b_won = o.winners().iter().all(|s| !a.contains(s));
+                    assert!(a_won != b_won, "{}", g.line());
+                    assert_eq!(g.result() == GameResult::Win, a_won, "{}", g.line());
+                }
+                seen.push((g.game.start_position().variant(), g.a_seat));
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            seen,
+            [
+                (Variant::Partnership, Seat::Green),
+                (Variant::Partnership, Seat::Red),
+                (Variant::FreeForAll, Seat::Green),
+                (Variant::FreeForAll, Seat::Red),
+            ]
+        );
     }
 
     /// With depth budgets, two workers give the very games one worker gives.
