@@ -145,7 +145,8 @@ impl Drop for Engine {
     }
 }
 
-/// Checks an info line's format: `depth D score S nodes N nps R time MS pv M ...`.
+/// Checks an info line's format:
+/// `depth D score S view V share P [multipv K] nodes N nps R time MS pv M ...`.
 fn check_info(line: &str) {
     let w: Vec<&str> = line.split(' ').collect();
     assert_eq!(w[0], "info", "{line}");
@@ -157,6 +158,18 @@ fn check_info(line: &str) {
         i += 1;
     }
     assert!(w[i].parse::<i32>().is_ok(), "{line}");
+    assert_eq!(w[i + 1], "view", "{line}");
+    assert!(
+        ["green", "red", "yellow", "blue", "green+yellow", "red+blue"].contains(&w[i + 2]),
+        "{line}"
+    );
+    assert_eq!(w[i + 3], "share", "{line}");
+    assert!(w[i + 4].parse::<u32>().is_ok_and(|p| p <= 100), "{line}");
+    i += 4;
+    if w[i + 1] == "multipv" {
+        assert!(w[i + 2].parse::<u32>().is_ok_and(|k| k >= 1), "{line}");
+        i += 2;
+    }
     for (k, name) in ["nodes", "nps", "time"].iter().enumerate() {
         assert_eq!(w[i + 1 + 2 * k], *name, "{line}");
         assert!(w[i + 2 + 2 * k].parse::<u64>().is_ok(), "{line}");

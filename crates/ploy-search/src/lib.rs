@@ -111,7 +111,13 @@
 //!   [`POLL_INTERVAL`] nodes (well under a millisecond), never by a timer thread. The clock
 //!   is injectable ([`Clock`]). The answer is the best move of the last completed iteration,
 //!   or a legal move chosen by ordering if none completed.
-//! - **Progress**: an observer gets an [`Info`] after every completed iteration.
+//! - **Progress**: an observer gets an [`Info`] after every completed iteration, with the
+//!   iteration's principal variation collected during the search (a triangular table: each
+//!   node's best line is its best move followed by that child's line), never read back
+//!   from the transposition table, so it is never stale and never longer than the depth
+//!   plus the quiescence plies; it ends early where a node took its value from the table.
+//!   Its text (`Display`) also says whose view the score takes and the mover's share of
+//!   the win.
 //! - **Share of the win**: [`win_share`] turns a score into the mover's expected share of
 //!   the win in percent (a logistic of the score for two sides; for free-for-all a
 //!   Plackett–Luce model over the players still in play; see its docs).

@@ -17,6 +17,8 @@ pub const MAX_DEPTH: u32 = 100;
 pub const POLL_INTERVAL: u64 = 1024;
 /// The most killer moves kept per ply.
 pub const MAX_KILLERS: usize = 4;
+/// Row length of the triangular principal variation table.
+const PV_STRIDE: usize = MAX_PLY + 1;
 
 /// The root driver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -122,16 +124,28 @@ impl Config {
     }
 }
 
-/// Progress after a completed iteration.
+/// Progress after a completed iteration (one per line when several are searched).
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Info<'a, M> {
     /// The depth just completed.
     pub depth: u32,
     /// Its score for the side to move at the root.
     pub score: Score,
+    /// Whose view the score takes: the root's [`SearchGame::view`], the name of the side to
+    /// move, if the game names it.
+    pub view: Option<&'static str>,
+    /// The side to move's expected share of the win in percent for this score
+    /// ([`SearchGame::win_share`]).
+    pub share: f64,
+    /// Which line this is when several are searched (1 = the best), `None` when one is.
+    pub multipv: Option<u32>,
     /// Its best move.
     pub best_move: Option<M>,
-    /// The principal variation (from the table; starts with the best move).
+    /// The principal variation of this iteration, collected during the search (not read
+    /// back from the table): the best move, then the best play found for both sides below
+    /// it, at most the depth plus [`Config::max_quiescence`] moves. It stops early where
+    /// the search took a node's value from the table or the game ended.
     pub pv: &'a [M],
     /// Nodes so far (every move made, in main search and quiescence).
     pub nodes: u64,
@@ -152,7 +166,7 @@ pub struct SearchResult<M> {
     pub score: Score,
     /// The last completed depth (0 if none completed).
     pub depth: u32,
-    /// The principal variation of the last completed iteration.
+    /// The principal variation of the last completed iteration (see [`Info::pv`]).
     pub pv: Vec<M>,
     /// Nodes searched.
     pub nodes: u64,
@@ -180,6 +194,13 @@ pub struct Searcher<G: SearchGame, E> {
     cbufs: Vec<G::Moves>,
     ckeys: Vec<[u64; MAX_MOVES]>,
     path: Vec<u64>,
+    /// The triangular principal variation table: row `ply` (from index `ply * PV_STRIDE`)
+    /// holds, from column `ply` to `pv_len[ply]`, the best line found below the node at
+    /// `ply`, as move codes.
+    pv_table: Box<[[u16; PV_STRIDE]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    /// The principal variation of the last root search that set the best move.
+    root_pv: Vec<u16>,
     floor: usize,
     nodes: u64,
     next_check: u64,
@@ -215,6 +236,9 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             cbufs: (0..=MAX_PLY).map(|_| G::Moves::default()).collect(),
             ckeys: vec![[0; MAX_MOVES]; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
+            pv_table: Box::new([[NO_MOVE; PV_STRIDE]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 2],
+            root_pv: Vec::with_capacity(PV_STRIDE),
             floor: 0,
             nodes: 0,
             next_check: 0,
@@ -322,8 +346,13 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                 }
             }
             self.root_best = None;
+            self.root_pv.clear();
             let value = match self.config.driver {
-                Driver::AlphaBeta => self.alphabeta(&mut g, depth as i32, 0, -INF, INF),
+                Driver::AlphaBeta => {
+                    let v = self.alphabeta(&mut g, depth as i32, 0, -INF, INF);
+                    self.save_root_pv();
+                    v
+                }
                 Driver::Mtdf => {
                     let guess = match scores.len() {
                         0 => 0,
@@ -343,11 +372,14 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             }
             result.score = Score::from_raw(value as i16);
             result.depth = depth;
-            result.pv = self.principal_variation(&mut g, result.best_move, depth as usize + 8);
+            result.pv = self.root_line();
             let time = self.elapsed();
             let info = Info {
                 depth,
                 score: result.score,
+                view: g.view(),
+                share: g.win_share(result.score),
+                multipv: None,
                 best_move: result.best_move,
                 pv: &result.pv,
                 nodes: self.nodes,
@@ -404,38 +436,34 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         moves.first().copied()
     }
 
-    fn principal_variation(
-        &mut self,
-        g: &mut G,
-        first: Option<G::Move>,
-        max: usize,
-    ) -> Vec<G::Move> {
-        let mut pv = Vec::new();
-        let Some(first) = first else { return pv };
-        let mut undos = Vec::new();
-        let mut seen = vec![g.hash()];
-        let mut mv = Some(first);
-        while let Some(m) = mv {
-            if pv.len() >= max || !g.is_legal(m) {
-                break;
-            }
-            undos.push(g.make(m));
-            pv.push(m);
-            let h = g.hash();
-            if seen.contains(&h) || !self.use_table() {
-                break;
-            }
-            seen.push(h);
-            mv = self
-                .table
-                .probe(h)
-                .filter(|e| e.mv != NO_MOVE)
-                .and_then(|e| G::move_from_u16(e.mv));
+    /// Copies the root's line (row 0 of the table) as the iteration's principal variation.
+    fn save_root_pv(&mut self) {
+        self.root_pv.clear();
+        self.root_pv
+            .extend_from_slice(&self.pv_table[0][..self.pv_len[0]]);
+    }
+
+    /// The saved root line as moves (it starts with the best move of the iteration).
+    fn root_line(&self) -> Vec<G::Move> {
+        self.root_pv
+            .iter()
+            .map_while(|&code| G::move_from_u16(code))
+            .collect()
+    }
+
+    /// Records that move `code` is the best so far at `ply`: the node's line becomes the
+    /// move followed by the child's line.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, code: u16) {
+        let end = self.pv_len[ply + 1].max(ply + 1);
+        let (rows, below) = self.pv_table.split_at_mut(ply + 1);
+        let row = &mut rows[ply];
+        row[ply] = code;
+        // Lines are short: a plain loop beats a call to `memcpy`.
+        for (to, from) in row[ply + 1..end].iter_mut().zip(&below[0][ply + 1..end]) {
+            *to = *from;
         }
-        for (m, u) in pv.iter().zip(undos).rev() {
-            g.unmake(*m, u);
-        }
-        pv
+        self.pv_len[ply] = end;
     }
 
     fn mtdf(&mut self, g: &mut G, depth: i32, guess: Value) -> Value {
@@ -452,11 +480,15 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                 upper = f;
             } else {
                 lower = f;
+                // A pass that fails high sets the best move: its line is the iteration's.
+                self.save_root_pv();
             }
             passes += 1;
             if passes > 64 || lower > upper {
                 // Never seen in practice; a full-window search settles it.
-                return self.alphabeta(g, depth, 0, -INF, INF);
+                let v = self.alphabeta(g, depth, 0, -INF, INF);
+                self.save_root_pv();
+                return v;
             }
         }
         f
@@ -573,6 +605,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         mut alpha: Value,
         mut beta: Value,
     ) -> Value {
+        self.pv_len[ply] = ply;
         if self.stopped {
             return 0;
         }
@@ -762,6 +795,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             searched += 1;
             if v > best {
                 best = v;
+                self.update_pv(ply, code);
                 if v > alpha {
                     best_code = code;
                     alpha = v;
@@ -834,6 +868,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         mut alpha: Value,
         beta: Value,
     ) -> Value {
+        self.pv_len[ply] = ply;
         if self.stopped {
             return 0;
         }
@@ -885,6 +920,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             }
             if v > best {
                 best = v;
+                self.update_pv(ply, G::move_to_u16(m));
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
