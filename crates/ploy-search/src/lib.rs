@@ -200,8 +200,8 @@ pub use positions::{bench_positions, random_line, splitmix64};
 pub use reference::negamax;
 pub use score::Score;
 pub use search::{
-    Config, Driver, Info, MAX_DEPTH, MAX_KILLERS, MAX_PLY, POLL_INTERVAL, SearchResult, Searcher,
-    nps,
+    Config, Driver, Info, MAX_DEPTH, MAX_KILLERS, MAX_PLY, POLL_INTERVAL, SearchOptions,
+    SearchResult, Searcher, nps,
 };
 pub use share::{SHARE_SCALE, share_against, two_sided_share, win_share};
 pub use table::Table;
