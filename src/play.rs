@@ -136,96 +136,24 @@ impl Default for Options {
     }
 }
 
-/// The command-line usage of the `play` example.
-pub const USAGE: &str = "\
-usage: play [options]
-  who plays:  --green P --red P --yellow P --blue P   (P = human or engine)
-              --humans (everybody human)  --engines (the engine plays every seat)
-  variant:    --variant two-player|ffa|partnership
-  rules:      --university --relaxed --single-step --no-repetition --no-capture-limit N
-              --plays-on --bare-commander-removed
-  strength:   --time S (per move) | --clock M+I (minutes per game, seconds per move)
-              | --nodes N | --depth D      --hash MB (table size)
-  display:    --color | --no-color
-  --load FILE  start with a saved game record or score sheet
-Default: you play Green (moving first) against the engine at 2 s per move.";
-
 impl Options {
-    /// Reads the command-line options (without the program name); see [`USAGE`].
+    /// Reads the command-line options (without the program name) as the `play` example and
+    /// `ploy play` do (`--help` lists them; the parser is `ploy::cli::play::PlayArgs`).
     ///
     /// # Errors
-    /// A message naming the option that is wrong.
+    /// clap's message naming the option that is wrong (or the help text for `--help`).
+    #[cfg(feature = "cli")]
     pub fn from_args<I, S>(args: I) -> Result<Options, String>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        let mut o = Options::default();
-        let args: Vec<String> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
-        let mut it = args.iter();
-        let mut players_given = false;
-        while let Some(arg) = it.next() {
-            let mut value = |name: &str| {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| format!("{name} needs a value"))
-            };
-            match arg.as_str() {
-                "--green" | "--red" | "--yellow" | "--blue" => {
-                    let seat = seat_from_name(&arg[2..]).expect("a seat name");
-                    o.players[seat.index()] = parse_player(&value(arg)?)?;
-                    players_given = true;
-                }
-                "--humans" => {
-                    o.players = [Player::Human; 4];
-                    players_given = true;
-                }
-                "--engines" => {
-                    o.players = [Player::Engine; 4];
-                    players_given = true;
-                }
-                "--variant" => {
-                    o.variant = parse_variant(&value("--variant")?)
-                        .ok_or("--variant: expected two-player, ffa or partnership")?;
-                }
-                "--university" => o.rules = Rules::university(),
-                "--relaxed" => o.rules.elimination = Elimination::Relaxed,
-                "--single-step" => o.rules.rotation = Rotation::SingleStep,
-                "--no-repetition" => o.rules.repetition_draw = false,
-                "--no-capture-limit" => {
-                    let n: u16 = value("--no-capture-limit")?
-                        .parse()
-                        .map_err(|_| "--no-capture-limit: expected plies (0 = none)")?;
-                    o.rules.no_capture_limit = (n > 0).then_some(n);
-                }
-                "--plays-on" => o.rules.partner_elimination = PartnerElimination::PlaysOn,
-                "--bare-commander-removed" => o.rules.bare_commander = BareCommander::Removed,
-                "--time" | "--clock" | "--nodes" | "--depth" => {
-                    o.strength = parse_strength(&arg[2..], &value(arg)?)?;
-                }
-                "--hash" => {
-                    o.hash_mb = value("--hash")?
-                        .parse()
-                        .ok()
-                        .filter(|&mb| (1..=crate::engine::MAX_HASH_MB).contains(&mb))
-                        .ok_or("--hash: expected MiB, 1 to 4096")?;
-                }
-                "--color" | "--colour" => o.colour = true,
-                "--no-color" | "--no-colour" => o.colour = false,
-                "--load" => o.load = Some(value("--load")?),
-                "-h" | "--help" => return Err(USAGE.to_owned()),
-                other => return Err(format!("unknown option `{other}`\n{USAGE}")),
-            }
-        }
-        if !players_given && o.variant.is_four_player() {
-            o.players = [
-                Player::Human,
-                Player::Engine,
-                Player::Engine,
-                Player::Engine,
-            ];
-        }
-        Ok(o)
+        use clap::Parser as _;
+        let args = std::iter::once("play".to_owned())
+            .chain(args.into_iter().map(|a| a.as_ref().to_owned()));
+        crate::cli::play::PlayArgs::try_parse_from(args)
+            .map(|a| a.options())
+            .map_err(|e| e.to_string())
     }
 }
 

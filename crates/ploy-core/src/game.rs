@@ -299,3 +299,87 @@ impl Default for Game {
         Game::new(Rules::standard())
     }
 }
+
+#[cfg(feature = "serde")]
+impl Game {
+    /// Records `ending` (a resignation, a time forfeit or an agreed draw) as what ended the
+    /// game, if this game could have ended so now: the inverse of reading
+    /// [`Game::outcome`] after [`Game::resign`], [`Game::forfeit_on_time`] or
+    /// [`Game::agree_draw`].
+    fn record_ending(&mut self, ending: Outcome) -> Result<(), String> {
+        let result = match ending {
+            Outcome::Win {
+                winners,
+                reason: reason @ (WinReason::Resignation | WinReason::TimeForfeit),
+            } => {
+                // The seat that left: any seat in play outside the winners (in a partnership
+                // game either player of the losing team gives the same outcome).
+                let pos = self.position();
+                let Some(loser) = pos.in_play().iter().find(|&s| !winners.contains(s)) else {
+                    return Err(format!("no seat in play could have lost by {ending:?}"));
+                };
+                if reason == WinReason::Resignation {
+                    self.resign(loser)
+                } else {
+                    self.forfeit_on_time(loser)
+                }
+            }
+            Outcome::Draw {
+                reason: DrawReason::Agreement,
+            } => self.agree_draw(),
+            _ => return Err(format!("{ending:?} is decided by the moves, not recorded")),
+        };
+        result.map_err(|e| format!("the ending {ending:?} cannot be recorded: {e}"))?;
+        if self.outcome() == Some(ending) {
+            Ok(())
+        } else {
+            Err(format!(
+                "the ending {ending:?} cannot be recorded: it would give {:?}",
+                self.outcome()
+            ))
+        }
+    }
+}
+
+/// `serde` form of a [`Game`]: the start position, the moves as university move strings,
+/// and an ending recorded on top of the moves; replayed and checked on the way in.
+#[cfg(feature = "serde")]
+mod serde_form {
+    use super::Game;
+    use crate::{Move, Outcome, Position};
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    #[serde(rename = "Game", deny_unknown_fields)]
+    struct Form {
+        start: Position,
+        moves: Vec<Move>,
+        #[serde(default)]
+        ending: Option<Outcome>,
+    }
+
+    impl serde::Serialize for Game {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            Form {
+                start: self.start_position().clone(),
+                moves: self.moves.clone(),
+                ending: self.recorded,
+            }
+            .serialize(serializer)
+        }
+    }
+
+    impl<'de> serde::Deserialize<'de> for Game {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Game, D::Error> {
+            use serde::de::Error;
+            let form = Form::deserialize(deserializer)?;
+            let mut game =
+                Game::replay(form.start, form.moves.iter().copied()).map_err(|(i, e)| {
+                    D::Error::custom(format_args!("move {} ({}): {e}", i + 1, form.moves[i]))
+                })?;
+            if let Some(ending) = form.ending {
+                game.record_ending(ending).map_err(D::Error::custom)?;
+            }
+            Ok(game)
+        }
+    }
+}

@@ -1,4 +1,4 @@
-//! Four-player rules (RULES.md section 5, FOUR_PLAYER_SETUP.md): scripted games through each
+//! Four-player rules (`docs/rules.md` section 7): scripted games through each
 //! elimination path, checking control, turns and outcome after every move, and make/unmake
 //! with hashes along the way.
 
@@ -50,9 +50,10 @@ fn play(pos: &mut Position, m: &str) {
 
 #[test]
 fn start_positions_move_counts() {
-    // Worked out by hand from FOUR_PLAYER_SETUP.md. Free-for-all, Green: commander a1 only
-    // turns (1, 3, 5, 7: 4); lance b1, probe c1, lance a2, probe b2, probe a3 are boxed in
-    // by own pieces (7 turns each); shields c2, b3, c3 each step NE (8 rotations + 7 turns).
+    // Worked out by hand from the layouts (`docs/rules.md` section 7). Free-for-all, Green:
+    // commander a1 only turns (1, 3, 5, 7: 4); lance b1, probe c1, lance a2, probe b2, probe
+    // a3 are boxed in by own pieces (7 turns each); shields c2, b3, c3 each step NE (8
+    // rotations + 7 turns).
     let ffa = Position::start(Variant::FreeForAll, Rules::university());
     assert_eq!(ffa.turn(), G);
     assert_eq!(ffa.legal_moves().len(), 4 + 5 * 7 + 3 * 15);
@@ -342,6 +343,35 @@ fn invalid_four_player_setups_are_rejected() {
         st.board.put(sq(s), Piece::new(R, Flags::new(1)).unwrap());
     }
     assert!(Position::from_setup(st, Rules::university()).is_err());
+}
+
+#[test]
+fn an_out_of_play_colour_cannot_keep_its_commander_and_other_pieces() {
+    // Red is out after Green took his last piece besides the commander: his commander stays.
+    let mut pos = Position::from_setup(bare_commander_setup(), Rules::university()).unwrap();
+    play(&mut pos, "e3-e5-0");
+    let out = pos.to_setup();
+    assert!(!out.in_play.contains(R));
+    assert!(Position::from_setup(out.clone(), Rules::university()).is_ok());
+    // The same with a red shield back on the board: no game gets there, under any rules.
+    let mut st = out;
+    st.board
+        .put(sq("c5"), Piece::new(R, Flags::new(1)).unwrap());
+    for rules in [
+        Rules::university(),
+        Rules::university().with_elimination(Elimination::Relaxed),
+        Rules::university().with_bare_commander(BareCommander::Removed),
+    ] {
+        let err = Position::from_setup(st.clone(), rules).expect_err("red's army is back");
+        assert!(
+            err.problems
+                .contains(&ploy_core::SetupProblem::OutOfPlayWithArmy(R)),
+            "{err}"
+        );
+    }
+    // Without its commander an out-of-play colour may keep other pieces (they pass on).
+    st.board.remove(sq("a9"));
+    assert!(Position::from_setup(st, Rules::university()).is_ok());
 }
 
 #[test]

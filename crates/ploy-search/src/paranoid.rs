@@ -27,7 +27,7 @@ const ROOT_KEYS: [u64; 4] = [
 /// - **Evaluation** ([`crate::Evaluation`]): the pieces of every colour the root controls
 ///   against all other pieces on the board (colours the root took over count for him).
 /// - **Hash:** the position's hash with a key for the root mixed in; use
-///   [`PloyGame::history`] (or map [`crate::game_history`] the same way) for repetitions.
+///   [`crate::GameHistory::history`] (or [`PloyGame::history`]) for repetitions.
 ///
 /// ```
 /// use ploy_core::{Position, Rules, Seat, Variant};
@@ -241,18 +241,12 @@ impl PloyGame {
         }
     }
 
-    /// [`crate::game_history`] in this game's hashes: pass it to [`crate::Searcher::search`]
+    /// The hashes of `game`'s earlier positions since the last capture in this game's
+    /// hashes ([`crate::GameHistory::history`]): pass them to [`crate::Searcher::search`]
     /// so the game's repetitions count.
     #[must_use]
     pub fn history(&self, game: &Game) -> Vec<u64> {
-        let key = match self {
-            PloyGame::Sides(_) => 0,
-            PloyGame::Paranoid(p) => p.hash_key(),
-        };
-        crate::game_history(game)
-            .into_iter()
-            .map(|h| h ^ key)
-            .collect()
+        crate::GameHistory::history(self, game)
     }
 }
 

@@ -230,7 +230,7 @@ impl SearchGame for Position {
 /// - `commander_guard` per own piece on a square next to the own commander.
 ///
 /// No term generates moves: the evaluation walks each piece's lines once, which keeps it
-/// cheap (see the crate docs for measured speed).
+/// cheap (measured speed: `docs/speed.md` in the repository).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EvalParams {

@@ -231,7 +231,12 @@ impl<M> SearchOptions<M> {
 }
 
 /// The answer of a search.
+///
+/// With the `serde` feature it is `Serialize`/`Deserialize` when its move type is: for Ploy
+/// the moves travel as their university move strings (`"c8-c6-0"`), the time as seconds and
+/// nanoseconds.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SearchResult<M> {
     /// The best move; `None` only if the position has no legal move (it is decided).
     pub best_move: Option<M>,
@@ -254,13 +259,17 @@ pub struct SearchResult<M> {
 /// The table, killer moves and history persist from one search to the next (call
 /// [`Searcher::clear`] to forget them); a fresh searcher given the same position and a depth
 /// or node budget always gives the same result.
+///
+/// A searcher is [`Send`] when its evaluator and the game's moves are (for Ploy,
+/// `Searcher<PloyGame, Evaluation>` is): it may be moved to a search thread. Its clock is a
+/// `Clock + Send` for that reason. It is not `Sync`-shared: one search at a time.
 pub struct Searcher<G: SearchGame, E> {
     config: Config,
     eval: E,
     table: Table,
     killers: Vec<[u16; MAX_KILLERS]>,
     history: Vec<i32>,
-    clock: Box<dyn Clock>,
+    clock: Box<dyn Clock + Send>,
     eval_cache: Vec<u64>,
     bufs: Vec<G::Moves>,
     keys: Vec<[u64; MAX_MOVES]>,
@@ -338,7 +347,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
     }
 
     /// Replaces the clock (tests inject a fake one).
-    pub fn set_clock(&mut self, clock: impl Clock + 'static) {
+    pub fn set_clock(&mut self, clock: impl Clock + Send + 'static) {
         self.clock = Box::new(clock);
     }
 

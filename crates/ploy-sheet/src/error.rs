@@ -8,6 +8,10 @@ use crate::text::{ResultText, variant_name};
 /// A sheet or record could not be read: where (1-based line and column, columns counted in
 /// characters, a tab counting as one) and why.
 ///
+/// Text quoted from the input (a key, a value, a move, a result) is a bounded excerpt: at
+/// most [`ploy_notation::EXCERPT_CHARS`] characters, with `...` and the length when cut, so
+/// a message stays one short line whatever the input holds.
+///
 /// ```
 /// let err = ploy_sheet::read_record("ploy-record: 1\nmoves:\ne3-e5-0\n").unwrap_err();
 /// assert_eq!((err.line, err.column), (3, 1));

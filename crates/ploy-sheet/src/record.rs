@@ -10,7 +10,7 @@ use ploy_notation::{PositionString, UniversityMove};
 use crate::error::{ReadError, ReadErrorKind, WriteError};
 use crate::replay::{finish, malformed, play, start_from_string, start_from_text};
 use crate::text::{
-    Claim, Key, RawHeader, ResultText, column, lines, parse_result, rule_values, squash,
+    Claim, Key, RawHeader, ResultText, column, lines, parse_result, quote, rule_values, squash,
     variant_name,
 };
 use crate::{Header, SavedGame};
@@ -33,6 +33,7 @@ pub const RECORD_KEY: &str = "ploy-record";
 /// that they read back as themselves (no line breaks, no white space at the ends).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Record {
     /// Event, date, time control, players.
     pub header: Header,
@@ -40,8 +41,8 @@ pub struct Record {
     pub variant: Variant,
     /// The rules it is played by.
     pub rules: Rules,
-    /// The start position, or `None` for the variant's standard start (the only choice for
-    /// four-player games until the four-player position string exists).
+    /// The start position, or `None` for the variant's standard start. Any variant's
+    /// position string (ploy-notation's two- or four-player form).
     pub start: Option<PositionString>,
     /// The moves, in order.
     pub moves: Vec<UniversityMove>,
@@ -67,7 +68,7 @@ impl Record {
     /// ```
     ///
     /// # Errors
-    /// [`ReadErrorKind`]: a start position that is not valid (or a four-player one), a
+    /// [`ReadErrorKind`]: a start position that is not valid or of another variant, a
     /// player named for a seat that does not play, the first move that cannot be played
     /// (with its number, counting from 1), or a result the moves do not give.
     pub fn replay(&self) -> Result<SavedGame, ReadErrorKind> {
@@ -96,8 +97,8 @@ impl SavedGame {
     /// The game as a record.
     ///
     /// # Errors
-    /// As [`SavedGame::sheet`]: a header text that would not read back, a player named for
-    /// a seat that does not play, a four-player game not started from its standard position.
+    /// As [`SavedGame::sheet`]: a header text that would not read back, or a player named
+    /// for a seat that does not play.
     pub fn to_record(&self) -> Result<Record, WriteError> {
         let start = self.check()?;
         let pos = self.game.position();
@@ -223,7 +224,7 @@ pub fn read_record(text: &str) -> Result<SavedGame, ReadError> {
         return Err(ReadError::new(
             n,
             column(first, at),
-            ReadErrorKind::Version(version.trim().to_owned()),
+            ReadErrorKind::Version(quote(version.trim())),
         ));
     }
     let mut raw = RawHeader::default();
@@ -246,11 +247,7 @@ pub fn read_record(text: &str) -> Result<SavedGame, ReadError> {
             break;
         }
         let key = Key::from_text(k).ok_or_else(|| {
-            ReadError::new(
-                n,
-                indent(line),
-                ReadErrorKind::UnknownKey(k.trim().to_owned()),
-            )
+            ReadError::new(n, indent(line), ReadErrorKind::UnknownKey(quote(k.trim())))
         })?;
         raw.add(key, v, n, value_col, k.trim())
             .map_err(|e| ReadError::new(n, indent(line), e))?;

@@ -7,7 +7,7 @@ use ploy_notation::{
 };
 
 use crate::error::ReadErrorKind;
-use crate::text::Claim;
+use crate::text::{Claim, quote};
 
 /// The start position from its text (`None`: the variant's standard start).
 pub(crate) fn start_from_text(
@@ -57,7 +57,7 @@ pub(crate) fn malformed(game: &Game, text: &str, e: ParseMoveError) -> ReadError
     ReadErrorKind::Move {
         ply: game.moves().len() + 1,
         seat: game.position().turn(),
-        text: text.to_owned(),
+        text: quote(text),
         source: ReadMoveError::Malformed(e),
     }
 }
@@ -69,7 +69,7 @@ pub(crate) fn play(game: &mut Game, mv: Move, text: &str) -> Result<(), ReadErro
         Ok(()) => Ok(()),
         Err(GameError::GameOver(outcome)) => Err(ReadErrorKind::AfterEnd {
             ply,
-            text: text.to_owned(),
+            text: quote(text),
             outcome,
         }),
         Err(_) => {
@@ -80,7 +80,7 @@ pub(crate) fn play(game: &mut Game, mv: Move, text: &str) -> Result<(), ReadErro
             Err(ReadErrorKind::Move {
                 ply,
                 seat: pos.turn(),
-                text: text.to_owned(),
+                text: quote(text),
                 source: ReadMoveError::Illegal(why),
             })
         }

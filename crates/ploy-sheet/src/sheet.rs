@@ -10,8 +10,8 @@ use ploy_notation::{AlgebraicMove, PositionString};
 use crate::error::{ReadError, ReadErrorKind, WriteError};
 use crate::replay::{finish, malformed, play, start_from_text};
 use crate::text::{
-    Claim, Key, RawHeader, ResultText, column, lines, parse_result, rule_values, seat_from_name,
-    seat_title, squash, variant_name,
+    Claim, Key, RawHeader, ResultText, column, lines, parse_result, quote, rule_values,
+    seat_from_name, seat_title, squash, variant_name,
 };
 use crate::{Header, SavedGame};
 
@@ -41,9 +41,10 @@ impl SavedGame {
     /// ```
     ///
     /// # Errors
-    /// [`WriteError`] if a header text would not read back as itself, a player is named for
-    /// a seat that does not play, or a four-player game did not start from its standard
-    /// position.
+    /// [`WriteError`] if a header text would not read back as itself, or a player is named
+    /// for a seat that does not play. (A game of any variant from any valid start position
+    /// can be written: the start goes in the `Start` row as a two- or four-player position
+    /// string.)
     pub fn sheet(&self) -> Result<SheetDisplay<'_>, WriteError> {
         let start = self.check()?;
         Ok(SheetDisplay { saved: self, start })
@@ -163,7 +164,8 @@ fn cells(line: &str) -> Vec<(usize, &str)> {
 /// The reader is lenient about what people and spreadsheets do to a sheet: a byte order
 /// mark at the start, blank lines
 /// (also lines of tabs only) anywhere, `\r\n` line ends, spaces around cells, trailing tabs
-/// (empty cells at the end of a row), upper-case letters in moves (`E3-e4`), keys, values and
+/// (empty cells at the end of a row), upper-case letters in moves (`E3-e4`) and moves without
+/// a separator (`e3e4`), keys, values and
 /// seat names in any case and with spaces, `-` or `_` as one likes (`no capture limit`),
 /// `Black`/`White` for Green/Red, a `.` after a round number, and every move spelling the
 /// algebraic reader accepts (`-`/`x` either way, optional `#`, university strings). The `x`
@@ -220,14 +222,14 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
             return Err(ReadError::new(
                 n,
                 c[0].0,
-                ReadErrorKind::UnknownKey(first.to_owned()),
+                ReadErrorKind::UnknownKey(quote(first)),
             ));
         };
         if let Some(&(col, extra)) = c.get(2) {
             return Err(ReadError::new(
                 n,
                 col,
-                ReadErrorKind::ExtraCell(extra.to_owned()),
+                ReadErrorKind::ExtraCell(quote(extra)),
             ));
         }
         let (col, value) = c.get(1).copied().unwrap_or((line.chars().count() + 1, ""));
@@ -286,7 +288,7 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
                 return Err(ReadError::new(
                     n,
                     col,
-                    ReadErrorKind::ExtraCell(extra.to_owned()),
+                    ReadErrorKind::ExtraCell(quote(extra)),
                 ));
             }
             let (col, who) = c.get(1).copied().unwrap_or((c[0].0, ""));
@@ -304,7 +306,7 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
                 c[0].0,
                 ReadErrorKind::Round {
                     expected: round,
-                    found: first.to_owned(),
+                    found: quote(first),
                 },
             ));
         }
@@ -312,7 +314,7 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
             return Err(ReadError::new(
                 n,
                 col,
-                ReadErrorKind::ExtraCell(extra.to_owned()),
+                ReadErrorKind::ExtraCell(quote(extra)),
             ));
         }
         for (i, &seat) in seats.iter().enumerate() {
@@ -341,8 +343,7 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
                     ReadErrorKind::WrongColumn { round, seat, turn },
                 ));
             }
-            let lower = cell.to_ascii_lowercase();
-            let mv = AlgebraicMove::from_ascii(lower.as_bytes()).map_err(|e| {
+            let mv = AlgebraicMove::from_ascii(cell.as_bytes()).map_err(|e| {
                 let at = column(cell, e.offset().min(cell.len()));
                 ReadError::new(n, col + at - 1, malformed(&game, cell, e))
             })?;

@@ -174,7 +174,7 @@ fn a_misspelled_move_is_reported_where_it_stands() {
     let e = read_sheet(&text).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "line 13, column 11: move 4 (red) `e6ye5`: byte 2: expected `-`, `x` or `+`, found `y`"
+        "line 13, column 11: move 4 (red) `e6ye5`: character 3: expected `-`, `x`, `+` or the end square, found `y`"
     );
     // In a record.
     let text = DOC_RECORD.replace("e6-e5-0", "e6-e5-9");

@@ -108,4 +108,43 @@ proptest! {
         prop_assert_eq!(&back, &record);
         prop_assert_eq!(back.replay().expect("replays"), saved);
     }
+
+    #[test]
+    fn saved_game_serde_round_trip(seed: u64, v in 0..3usize, plies in 0..300usize) {
+        let saved = saved(seed, VARIANTS[v], plies);
+        let json = serde_json::to_string(&saved).expect("serializes");
+        let back: SavedGame = serde_json::from_str(&json).expect("deserializes");
+        prop_assert_eq!(&back, &saved);
+        prop_assert_eq!(back.game.outcome(), saved.game.outcome());
+        // Moves travel as their text.
+        if let Some(&first) = saved.game.moves().first() {
+            let quoted = format!("\"{first}\"");
+            prop_assert!(json.contains(&quoted), "{}", json);
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn tampered_saved_games_are_refused() {
+    let mut game = Game::new(ploy_core::Rules::standard());
+    game.play("e3-e4-0".parse().unwrap()).unwrap();
+    let mut saved = SavedGame::new(game);
+    saved.header.event = Some("Club night".into());
+    let json = serde_json::to_string(&saved).unwrap();
+    assert!(json.contains(r#""moves":["e3-e4-0"]"#), "{json}");
+    assert_eq!(serde_json::from_str::<SavedGame>(&json).unwrap(), saved);
+    for tampered in [
+        json.replace("e3-e4-0", "e3-e5-0"),
+        json.replace(r#""moves":["e3-e4-0"]"#, r#""moves":[1234]"#),
+        json.replace(r#""flags":170"#, r#""flags":255"#),
+        json.replace(r#""event""#, r#""venue""#),
+        json.replace(r#"{"header""#, r#"{"extra":1,"header""#),
+    ] {
+        assert_ne!(tampered, json);
+        assert!(
+            serde_json::from_str::<SavedGame>(&tampered).is_err(),
+            "accepted: {tampered}"
+        );
+    }
 }
