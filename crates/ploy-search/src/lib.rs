@@ -136,6 +136,11 @@
 //!   plus the quiescence plies; it ends early where a node took its value from the table.
 //!   Its text (`Display`) also says whose view the score takes and the mover's share of
 //!   the win.
+//! - **Options** ([`SearchOptions`], [`Searcher::search_with`]): only some root moves,
+//!   several best lines (each a search of the root without the better lines' first moves;
+//!   the root's table entry is not written by such restricted searches), a search for a
+//!   forced win within a number of plies (without reductions, so what it finds is forced),
+//!   and pondering (time budgets count from the moment a flag is raised).
 //! - **Share of the win**: [`win_share`] turns a score into the mover's expected share of
 //!   the win in percent (a logistic of the score for two sides; for free-for-all a
 //!   Plackett–Luce model over the players still in play; see its docs).

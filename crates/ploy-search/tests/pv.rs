@@ -123,7 +123,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
 
     #[test]
-    fn ploy_positions(seed in any::<u64>(), plies in 0u32..60, depth in 1u32..=4) {
+    fn ploy_positions(seed in any::<u64>(), plies in 0u32..60, depth in 1u32..=3) {
         let pos = EvalPosition::new(random_playout(seed, plies));
         check_lines(&pos, &Evaluation::default(), depth);
     }
