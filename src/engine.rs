@@ -694,12 +694,13 @@ impl Session {
         self.wait_idle();
     }
 
-    /// Stops the running search, if any, and waits for its `bestmove`.
+    /// Stops the running search, if any, and waits for its `bestmove` (with no search
+    /// running, returns at once even while a table is being made).
     fn stop(&mut self) {
         if let Some(run) = &self.running {
             run.stop.store(true, Ordering::Relaxed);
+            self.wait_idle();
         }
-        self.wait_idle();
     }
 
     /// At the end of the input: an open-ended search stops at once, one with a budget
