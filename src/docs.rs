@@ -6,7 +6,8 @@
 // `tests/docs_rules.rs` checks that every relative link of the documents has such a
 // definition here.
 #![doc = "[rules]: crate::docs::rules\n[notation]: crate::docs::notation\n\
-          [protocol]: crate::docs::protocol\n[speed]: crate::docs::speed\n[readme]: crate"]
+          [protocol]: crate::docs::protocol\n[speed]: crate::docs::speed\n\
+          [server]: crate::docs::server\n[readme]: crate"]
 #![doc = include_str!("../docs/README.md")]
 
 pub mod rules {
@@ -29,4 +30,9 @@ pub mod protocol {
 pub mod speed {
     #![doc = "[index]: crate::docs\n[readme]: crate"]
     #![doc = include_str!("../docs/speed.md")]
+}
+
+pub mod server {
+    #![doc = "[rules]: crate::docs::rules\n[index]: crate::docs"]
+    #![doc = include_str!("../docs/server.md")]
 }

@@ -2,7 +2,7 @@
 // reference-style; these definitions come first and win in rustdoc, so that there the links
 // lead to the modules of `ploy::docs` (see src/docs.rs).
 #![doc = "[rules]: crate::docs::rules\n[notation]: crate::docs::notation\n\
-          [protocol]: crate::docs::protocol\n[speed]: crate::docs::speed\n\
+          [protocol]: crate::docs::protocol\n[speed]: crate::docs::speed\n[server]: crate::docs::server\n\
           [docs]: crate::docs"]
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]

@@ -5,7 +5,7 @@
 //! example's old spellings still work everywhere: `--time S` is seconds per move, and a clock
 //! written without units, `--clock M+I`, is minutes per game plus seconds per move.
 
-use std::io::{self, BufReader, IsTerminal};
+use std::io::{self, IsTerminal};
 use std::time::Duration;
 
 use clap::Parser;
@@ -25,7 +25,7 @@ use crate::play::{Options, Player, Strength};
                   strings (e3-e4-0), and `help` for the commands (undo, hint, save, load, \
                   sheet, new, quit, ...). Default: you play Green (moving first) against the \
                   engine at 2 s per move; in four-player games you play Green against three \
-                  engines."
+                  engines. With a clock, a player whose time runs out loses on time."
 )]
 pub struct PlayArgs {
     /// Who plays Green: human or engine.
@@ -209,10 +209,10 @@ impl PlayArgs {
     }
 }
 
-/// Runs the game on standard input and output: colours when standard output is a terminal
-/// and `NO_COLOR` is not set (unless `--color`/`--no-color` say), a live display on a
-/// terminal, and the input echoed when it is not a terminal (so that a piped session reads
-/// like a transcript).
+/// Runs the game on standard input and output ([`crate::play::run_stdio`]): colours when
+/// standard output is a terminal and `NO_COLOR` is not set (unless `--color`/`--no-color`
+/// say), a line editor showing the running clock in a terminal, and the input echoed when
+/// it is not a terminal (so that a piped session reads like a transcript).
 ///
 /// # Errors
 /// A failed read or write (status 1).
@@ -224,8 +224,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     }
     options.live = tty_out;
     options.echo = !io::stdin().is_terminal();
-    let input = BufReader::new(io::stdin());
-    crate::play::run(input, io::stdout().lock(), options).map_err(|e| {
+    crate::play::run_stdio(options).map_err(|e| {
         if e.kind() == io::ErrorKind::BrokenPipe {
             Failure::closed_pipe()
         } else {

@@ -127,7 +127,7 @@ mod tables;
 pub use bitboard::{Bitboard, BitboardIter};
 pub use board::Board;
 pub use direction::{Direction, Flags, FlagsIter};
-pub use game::{Game, GameError};
+pub use game::{Ending, Game, GameError, Withdrawal};
 pub use moves::{MAX_MOVES, Move, MoveIndexError, MoveList, MoveListIntoIter, ParseMoveError};
 pub use perft::{divide, perft, perft_full};
 pub use piece::{InvalidFlags, Piece, PieceKind, Seat, SeatSet};

@@ -940,6 +940,57 @@ impl Position {
         removed
     }
 
+    /// The free-for-all position after `seat` left the game (resigned or lost on time)
+    /// while at least two other players are still in play: every piece `seat` controls
+    /// (his own and those he took over) leaves the board, he is out of play, and if it was
+    /// his turn, it passes to the next player in play. The colours he controlled, now
+    /// without pieces, pass to the next player in play after him in turn order (so that
+    /// the position is one [`Position::from_setup`] accepts; no piece moves with them).
+    ///
+    /// Nothing else changes: no other player is eliminated by it, and the game goes on.
+    ///
+    /// ```
+    /// use ploy_core::{Position, Rules, Seat, Variant};
+    /// let pos = Position::start(Variant::FreeForAll, Rules::standard());
+    /// let after = pos.without_player(Seat::Green).unwrap();
+    /// assert!(!after.in_play().contains(Seat::Green));
+    /// assert_eq!(after.turn(), Seat::Red);
+    /// assert_eq!(after.board().pieces().count(), 27);
+    /// assert!(after.outcome().is_none());
+    /// ```
+    ///
+    /// `None` unless this is a free-for-all game that goes on, `seat` is in play, and at
+    /// least two other players are.
+    #[must_use]
+    pub fn without_player(&self, seat: Seat) -> Option<Position> {
+        let in_play = self.state.in_play;
+        if self.variant != Variant::FreeForAll
+            || self.state.outcome.is_some()
+            || !in_play.contains(seat)
+            || in_play.without(seat).count() < 2
+        {
+            return None;
+        }
+        let mut setup = self.to_setup();
+        setup.in_play = in_play.without(seat);
+        let heir = (1..4)
+            .map(|i| Seat::ALL[(seat.index() + i) & 3])
+            .find(|&s| setup.in_play.contains(s))?;
+        for colour in Seat::ALL {
+            if setup.controllers[colour.index()] == seat {
+                setup.controllers[colour.index()] = heir;
+                let squares: Vec<Square> = setup.board.by_colour(colour).into_iter().collect();
+                for sq in squares {
+                    setup.board.remove(sq);
+                }
+            }
+        }
+        if setup.turn == seat {
+            setup.turn = heir;
+        }
+        Position::from_setup(setup, self.rules).ok()
+    }
+
     /// The seat after `slot` in turn order whose turn someone takes (after the game has
     /// ended: simply the next seat).
     fn next_turn(&self, slot: Seat) -> Seat {
