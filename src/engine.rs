@@ -165,7 +165,7 @@ impl Default for Engine {
 
 /// At most `max` characters of `text`, with `...` when cut: what an error message quotes of
 /// the input, however long the input is.
-fn excerpt(text: &str, max: usize) -> String {
+pub(crate) fn excerpt(text: &str, max: usize) -> String {
     let mut chars = text.chars();
     let head: String = chars.by_ref().take(max).collect();
     if chars.next().is_some() {
