@@ -22,8 +22,8 @@
 //! its last line on standard error are recorded), when `bestmove` does not come in time
 //! (timed out: with a time budget, the time per move plus the margin, 5 s unless
 //! `--timeout` says otherwise; with a depth or node budget, 60 s or `--timeout`), or when
-//! its move is malformed, not legal, or `none` in an undecided game. It is then shut down
-//! (killed if need be) and started again for the next game.
+//! its move is malformed, not legal, or `none` in an undecided game. After a crash or a
+//! time-out it is shut down (killed if need be) and started again for the next game.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -89,6 +89,7 @@ struct Running {
     stdin: ChildStdin,
     lines: Receiver<String>,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr_reader: thread::JoinHandle<()>,
 }
 
 /// An engine program playing a match (see the [module docs](self)).
@@ -170,7 +171,7 @@ impl EngineProcess {
         });
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let keep = Arc::clone(&tail);
-        thread::spawn(move || {
+        let stderr_reader = thread::spawn(move || {
             let mut reader = BufReader::new(stderr);
             while let Some(line) = read_line(&mut reader) {
                 if let Ok(mut t) = keep.lock() {
@@ -186,6 +187,7 @@ impl EngineProcess {
             stdin,
             lines,
             stderr: tail,
+            stderr_reader,
         });
         self.send("uci\nisready")?;
         let mut about = None;
@@ -281,8 +283,12 @@ impl EngineProcess {
                     let _ = r.child.wait();
                 }
             }
-            // The standard error reader gets the last lines once the program has ended.
-            thread::sleep(Duration::from_millis(20));
+            // The standard error reader reaches the end once the program has ended (give it
+            // a second: a program's own child could hold the pipe open).
+            let deadline = Instant::now() + Duration::from_secs(1);
+            while !r.stderr_reader.is_finished() && Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(5));
+            }
             if let Some(last) = r
                 .stderr
                 .lock()
