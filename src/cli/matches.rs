@@ -860,12 +860,6 @@ impl MatchReport {
             100.0 * t.score().unwrap_or(0.5)
         );
         if let Some(e) = t.elo() {
-            // Adding 0.0 turns a -0 into 0, which prints without a sign problem.
-            let e = Elo {
-                elo: e.elo + 0.0,
-                low: e.low + 0.0,
-                high: e.high + 0.0,
-            };
             if t.is_perfect() {
                 let _ = writeln!(
                     out,

@@ -142,7 +142,7 @@ impl Tally {
     /// ```
     /// use ploy::cli::matches::Tally;
     /// let even = Tally { wins: 5, draws: 10, losses: 5 }.elo().unwrap();
-    /// assert!(even.elo.abs() < 1e-9 && even.low < 0.0 && even.high > 0.0);
+    /// assert!(even.elo == 0.0 && even.elo.is_sign_positive() && even.low < 0.0 && even.high > 0.0);
     /// let perfect = Tally { wins: 20, draws: 0, losses: 0 }.elo().unwrap();
     /// assert!(perfect.elo.is_finite() && perfect.low > 0.0 && perfect.high.is_finite());
     /// ```
@@ -151,7 +151,8 @@ impl Tally {
         let p = self.score()?;
         let n = f64::from(self.games());
         let margin = 0.25 / n;
-        let elo = |x: f64| elo_of(x.clamp(margin, 1.0 - margin));
+        // Adding 0.0 turns the -0 of an even score into 0.
+        let elo = |x: f64| elo_of(x.clamp(margin, 1.0 - margin)) + 0.0;
         let (low, high) = wilson(p, n);
         Some(Elo {
             elo: elo(p),
