@@ -113,6 +113,7 @@ mod bitboard;
 mod board;
 mod direction;
 mod game;
+mod movegen;
 mod moves;
 mod perft;
 mod piece;

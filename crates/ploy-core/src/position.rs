@@ -1,9 +1,11 @@
 //! Positions: setup validation, move generation, make/unmake, hashing, outcome.
 
-use crate::tables::{KEYS, NEIGHBOUR, OFF, RAYS, TURNS, UPWARD, piece_key, turn_key};
+use crate::movegen;
+use crate::tables::{KEYS, NEIGHBOUR, OFF, RAYS, TURNS, UPWARD, flags_key, piece_key, turn_key};
 use crate::{
     BareCommander, Bitboard, Board, Direction, Elimination, Flags, Move, MoveList, Outcome,
-    PartnerElimination, Piece, PieceKind, Rules, Seat, SeatSet, Square, Variant, WinReason,
+    PartnerElimination, Piece, PieceKind, Rotation, Rules, Seat, SeatSet, Square, Variant,
+    WinReason,
 };
 use core::fmt;
 
@@ -230,6 +232,8 @@ pub struct IllegalMove(pub Move);
 /// Everything [`Position::unmake_move`] needs besides the move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
+    /// The piece that moved, as it was before the move.
+    piece: Piece,
     captured: Option<Piece>,
     /// A bare commander taken off the board ([`BareCommander::Removed`]). One move
     /// eliminates at most one player: only the controller of the captured piece loses a
@@ -247,7 +251,10 @@ impl Undo {
     }
 }
 
+/// Aligned to its 16 bytes, so that saving and restoring it are single full-width copies
+/// (overlapping partial copies stall store-to-load forwarding in make/unmake loops).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(align(16))]
 struct State {
     hash: u64,
     turn: Seat,
@@ -665,17 +672,27 @@ impl Position {
     }
 
     /// Appends every legal move to `list` (which the caller usually clears first).
+    ///
+    /// The moves come ordered by start square (index order), then by end square, then by
+    /// rotation; a piece's direction moves follow its motion moves. The search breaks ties
+    /// in this order, so it is part of what makes a search repeat exactly.
     pub fn generate_moves(&self, list: &mut MoveList) {
         if self.state.outcome.is_some() {
             return;
         }
-        let turn = self.mover();
-        let own = self.friends_of(turn);
-        let occ = self.board.occupied();
-        for sq in self.controlled_by(turn) {
-            if let Some(p) = self.board.piece_at(sq) {
-                self.piece_moves(sq, p, own, occ, list);
-            }
+        let (movers, friends) = self.side_sets();
+        movegen::generate(&self.board, movers.0, friends.0, self.rules.rotation, list);
+    }
+
+    /// The pieces the player to move may move, and those that block him.
+    #[inline(always)]
+    fn side_sets(&self) -> (Bitboard, Bitboard) {
+        if self.variant == Variant::TwoPlayer {
+            let own = self.board.by_colour(self.state.turn);
+            (own, own)
+        } else {
+            let mover = self.mover();
+            (self.controlled_by(mover), self.friends_of(mover))
         }
     }
 
@@ -693,32 +710,37 @@ impl Position {
         list
     }
 
-    /// The number of legal moves, counted without listing them.
+    /// The number of legal moves, counted without listing them (set-wise, on the board's
+    /// square sets per flag direction: much faster than generating them).
     #[must_use]
     pub fn count_legal_moves(&self) -> usize {
         if self.state.outcome.is_some() {
             return 0;
         }
-        let turn = self.mover();
-        let own = self.friends_of(turn);
-        let occ = self.board.occupied();
-        let turns = self.rules.rotation.turn_mask();
-        let shield_turns = self.rules.rotation.shield_mask().count_ones() as usize;
-        let mut n = 0;
-        for sq in self.controlled_by(turn) {
-            let Some(p) = self.board.piece_at(sq) else {
-                continue;
-            };
-            let kind = p.kind();
-            let targets = Self::targets(sq, p.flags(), kind.range(), own, occ).count() as usize;
-            n += if kind == PieceKind::Shield {
-                targets * shield_turns
-            } else {
-                targets
-            };
-            n += (TURNS[p.flags().bits() as usize] & turns).count_ones() as usize;
+        let (movers, friends) = self.side_sets();
+        let rotation = self.rules.rotation;
+        let motion = movegen::count_motion(&self.board, movers.0, friends.0, rotation);
+        let turns = if self.variant == Variant::TwoPlayer {
+            self.turn_moves(self.state.turn, rotation)
+        } else {
+            let mover = self.mover();
+            Seat::ALL
+                .into_iter()
+                .filter(|&c| self.state.controllers[c.index()] == mover)
+                .map(|c| self.turn_moves(c, rotation))
+                .sum()
+        };
+        (motion + turns) as usize
+    }
+
+    /// The direction moves of the pieces of `colour`.
+    #[inline(always)]
+    fn turn_moves(&self, colour: Seat, rotation: Rotation) -> u32 {
+        match rotation {
+            Rotation::Any => self.board.turn_moves(colour),
+            // Every piece has exactly two (asserted with the tables).
+            Rotation::SingleStep => 2 * self.board.pieces_of(colour),
         }
-        n
     }
 
     /// The squares a piece with `flags` and `range` on `sq` may move to: along each flag,
@@ -877,7 +899,7 @@ impl Position {
     ///
     /// # Panics
     /// May panic if `from` is empty.
-    #[inline]
+    #[inline(always)]
     pub fn make_move(&mut self, mv: Move) -> Undo {
         let prev = self.state;
         let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
@@ -887,28 +909,39 @@ impl Position {
             .expect("make_move: no piece on the start square");
         let moved = piece.rotate(r);
         let mut captured = None;
-        let mut h = self.state.hash ^ piece_key(from, piece) ^ piece_key(to, moved);
+        let mut h = self.state.hash;
         if from == to {
-            self.board.replace_same_kind(from, moved);
+            // The colour keys cancel, and the flag keys of a square combine by XOR.
+            h ^= flags_key(
+                from,
+                Flags::new(piece.flags().bits() ^ moved.flags().bits()),
+            );
+            self.board.turn_piece(from, piece, moved);
         } else {
-            captured = self.board.remove(to);
-            if let Some(c) = captured {
-                h ^= piece_key(to, c);
+            h ^= piece_key(from, piece) ^ piece_key(to, moved);
+            captured = self.board.piece_at(to);
+            match captured {
+                None => self.board.relocate(from, to, piece, moved),
+                Some(c) => {
+                    h ^= piece_key(to, c);
+                    self.board.capture(from, to, piece, moved, c);
+                }
             }
-            self.board.relocate(from, to, moved);
         }
         if self.variant == Variant::TwoPlayer {
             let mover = self.state.turn;
-            let next = self.two_player_opponent(mover);
-            self.state.hash = h ^ turn_key(mover) ^ turn_key(next);
+            let next = if mover == Seat::Green {
+                Seat::Red
+            } else {
+                Seat::Green
+            };
+            self.state.hash = h ^ KEYS.turn[0] ^ KEYS.turn[1];
             self.state.turn = next;
             if captured.is_some() {
-                if let Some(reason) = self.elimination(next) {
-                    self.eliminate_two_player(mover, next, reason);
-                    self.state.hash ^= KEYS.out[next.index()];
-                }
+                self.judge_two_player(mover, next);
             }
             return Undo {
+                piece,
                 captured,
                 removed: None,
                 state: prev,
@@ -917,9 +950,20 @@ impl Position {
         self.state.hash = h;
         let removed = self.finish_four_player(prev.turn, captured.is_some());
         Undo {
+            piece,
             captured,
             removed,
             state: prev,
+        }
+    }
+
+    /// After a capture by `mover` in a two-player game: ends the game if `next` is
+    /// eliminated.
+    #[inline]
+    fn judge_two_player(&mut self, mover: Seat, next: Seat) {
+        if let Some(reason) = self.elimination(next) {
+            self.eliminate_two_player(mover, next, reason);
+            self.state.hash ^= KEYS.out[next.index()];
         }
     }
 
@@ -1061,23 +1105,20 @@ impl Position {
     }
 
     /// Takes back `mv`, which must be the last move made, with its [`Undo`].
-    #[inline]
+    #[inline(always)]
     pub fn unmake_move(&mut self, mv: Move, undo: Undo) {
         let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
         if let Some((sq, p)) = undo.removed {
             self.board.put_on_empty(sq, p);
         }
-        let moved = self
-            .board
-            .piece_at(to)
-            .expect("unmake_move: no piece on the end square");
-        let piece = moved.rotate(8 - r);
+        let piece = undo.piece;
+        let moved = piece.rotate(r);
         if from == to {
-            self.board.replace_same_kind(from, piece);
+            self.board.turn_piece(from, moved, piece);
         } else {
-            self.board.relocate(to, from, piece);
-            if let Some(c) = undo.captured {
-                self.board.put_on_empty(to, c);
+            match undo.captured {
+                None => self.board.relocate(to, from, moved, piece),
+                Some(c) => self.board.uncapture(from, to, piece, moved, c),
             }
         }
         self.state = undo.state;

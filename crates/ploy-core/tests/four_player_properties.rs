@@ -95,6 +95,12 @@ fn check_generation(pos: &Position, state: &RefState) -> BTreeSet<Move> {
         );
     }
     assert_eq!(pos.count_legal_moves(), fast.len());
+    assert!(
+        fast.is_sorted_by_key(common::generation_order),
+        "generation order in {pos:?}: {:?}",
+        fast.iter().collect::<Vec<_>>()
+    );
+    common::check_board_sets(pos.board());
     let mut appended = MoveList::new();
     appended.push(Move::turn(Square::A1, 0));
     pos.generate_moves(&mut appended);

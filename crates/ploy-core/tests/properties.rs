@@ -38,6 +38,12 @@ fn check_generation(pos: &Position) -> BTreeSet<Move> {
         fast.len(),
         "count_legal_moves in {pos:?}"
     );
+    assert!(
+        fast.is_sorted_by_key(common::generation_order),
+        "generation order in {pos:?}: {:?}",
+        fast.iter().collect::<Vec<_>>()
+    );
+    common::check_board_sets(pos.board());
 
     let mut appended = MoveList::new();
     appended.push(Move::turn(Square::A1, 0));
