@@ -69,43 +69,43 @@ fn back<const D: usize>(x: u128) -> u128 {
 /// Per direction, the legal motions by 1, 2 and 3 squares, as sets of start squares.
 pub(crate) type MotionSets = [[u128; 3]; 8];
 
-/// The movers by range, and the squares a move may end on or pass.
+/// The movers by range, restricted per file class (see [`SOURCE_OK`]), and the squares a
+/// move may end on or pass.
 struct Inputs {
-    /// The pieces that may move.
-    movers: u128,
-    /// The probes and lances among them (range 2 or more).
-    ranged: u128,
-    /// The lances among them (range 3).
-    lances: u128,
+    /// Movers of any kind, per class, that can step once.
+    m1: [u128; 3],
+    /// Probes and lances, per class, that can step twice.
+    r2: [u128; 3],
+    /// Lances, per class, that can step three times.
+    l3: [u128; 3],
     /// Squares a move may end on: not a friend.
     notf: u128,
     /// Squares a move may pass.
     empty: u128,
 }
 
-/// `STEP_OK[d]`: the squares from which one step along `d` stays within the files (ranks
-/// need no mask: a shift past either end of the board drops the bits).
-const STEP_OK: [u128; 8] = [
-    FULL,
-    files(0, 7),
-    files(0, 7),
-    files(0, 7),
-    FULL,
-    files(1, 8),
-    files(1, 8),
-    files(1, 8),
+/// The file class of each direction: 0 none (N, S), 1 eastward, 2 westward.
+const CLASS: [usize; 8] = [0, 1, 1, 1, 0, 2, 2, 2];
+
+/// `SOURCE_OK[class][k]`: the squares from which `k` steps in a direction of that class stay
+/// within the files (ranks need no mask: a shift past either end of the board drops the
+/// bits).
+const SOURCE_OK: [[u128; 4]; 3] = [
+    [FULL; 4],
+    [FULL, files(0, 7), files(0, 6), files(0, 5)],
+    [FULL, files(1, 8), files(2, 8), files(3, 8)],
 ];
 
 #[inline(always)]
 fn direction<const D: usize>(board: &Board, i: &Inputs) -> [u128; 3] {
-    // `n_k`: a motion of k steps along D from here is legal for a piece of range k or more
-    // (the squares before the end empty, the end not a friend, no step off the board).
-    let ok = STEP_OK[D];
-    let n1 = back::<D>(i.notf) & ok;
-    let n2 = back::<D>(i.empty & n1) & ok;
-    let n3 = back::<D>(i.empty & n2) & ok;
-    let f = board.flag_set(D).0 & i.movers;
-    [f & n1, f & i.ranged & n2, f & i.lances & n3]
+    // `n_k`: the end of a motion of k steps along D is not a friend, and the squares before
+    // it are empty. The piece sets are restricted to squares k steps away from the edge.
+    let c = CLASS[D];
+    let n1 = back::<D>(i.notf);
+    let n2 = back::<D>(i.empty & n1);
+    let n3 = back::<D>(i.empty & n2);
+    let f = board.flag_set(D).0;
+    [f & i.m1[c] & n1, f & i.r2[c] & n2, f & i.l3[c] & n3]
 }
 
 /// The inputs for `movers`, who may not end on `friends`.
@@ -113,10 +113,11 @@ fn direction<const D: usize>(board: &Board, i: &Inputs) -> [u128; 3] {
 fn inputs(board: &Board, movers: u128, friends: u128) -> Inputs {
     let lances = movers & board.by_kind(PieceKind::Lance).0;
     let ranged = lances | (movers & board.by_kind(PieceKind::Probe).0);
+    let per_class = |set: u128, k: usize| [set, set & SOURCE_OK[1][k], set & SOURCE_OK[2][k]];
     Inputs {
-        movers,
-        ranged,
-        lances,
+        m1: per_class(movers, 1),
+        r2: per_class(ranged, 2),
+        l3: per_class(lances, 3),
         notf: FULL & !friends,
         empty: FULL & !board.occupied().0,
     }
@@ -210,12 +211,21 @@ fn planes(s: &MotionSets) -> [u128; 4] {
 /// Gives each movable shield (`shields`, where the planes hold 1) the weight `w`, its
 /// number of motion moves with the rotations it may add.
 #[inline(always)]
-fn weigh_shields(p: &mut [u128; 4], shields: u128, w: u32) {
-    for (k, plane) in p.iter_mut().enumerate() {
-        let on = if (w >> k) & 1 != 0 { shields } else { 0 };
-        *plane = (*plane & !shields) | on;
+fn weigh_shields(p: &mut [u128; 4], shields: u128, rotation: Rotation) {
+    match rotation {
+        // 8 = 0b1000: clear the 1, set the 8.
+        Rotation::Any => {
+            p[0] ^= shields;
+            p[3] |= shields;
+        }
+        // 3 = 0b0011: keep the 1, add the 2.
+        Rotation::SingleStep => p[1] |= shields,
     }
 }
+
+// The two weights above.
+const _: () = assert!(Rotation::Any.shield_mask().count_ones() == 8);
+const _: () = assert!(Rotation::SingleStep.shield_mask().count_ones() == 3);
 
 /// `sum over squares of p[0] + 2 p[1] + 4 p[2] + 8 p[3]`, by SWAR population counts (no
 /// population-count instruction needed).
@@ -247,7 +257,7 @@ fn weighted_count(p: &[u128; 4]) -> u32 {
 pub(crate) fn count_motion(board: &Board, movers: u128, friends: u128, rotation: Rotation) -> u32 {
     let mut p = count_planes(board, &inputs(board, movers, friends));
     let shields = p[0] & board.by_kind(PieceKind::Shield).0;
-    weigh_shields(&mut p, shields, rotation.shield_mask().count_ones());
+    weigh_shields(&mut p, shields, rotation);
     weighted_count(&p)
 }
 
@@ -311,7 +321,7 @@ pub(crate) fn generate(
     let shields = board.by_kind(PieceKind::Shield).0 & movers;
     let shield_rots = rotation.shield_mask();
     let movable = p[0] & shields;
-    weigh_shields(&mut p, movable, shield_rots.count_ones());
+    weigh_shields(&mut p, movable, rotation);
     let turn_mask = rotation.turn_mask();
 
     // Each piece's slice: its motion moves (counted in the planes), then its turns, which

@@ -29,7 +29,7 @@ fn inner(pos: &mut Position, depth: u32) -> u64 {
     if depth == 2 {
         for &mv in moves.iter() {
             let undo = pos.make_move(mv);
-            n += pos.count_legal_moves() as u64;
+            n += pos.count_moves() as u64;
             pos.unmake_move(mv, undo);
         }
         return n;

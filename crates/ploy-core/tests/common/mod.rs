@@ -6,8 +6,8 @@
 pub mod reference;
 
 use ploy_core::{
-    Bitboard, Board, Direction, Elimination, Flags, Move, Piece, PieceKind, Position, Rotation, Rules,
-    Seat, Setup, Square,
+    Bitboard, Board, Direction, Elimination, Flags, Move, Piece, PieceKind, Position, Rotation,
+    Rules, Seat, Setup, Square,
 };
 use proptest::prelude::*;
 
@@ -132,7 +132,11 @@ pub fn check_board_sets(board: &Board) {
         assert_eq!(board.by_kind(k), kind[k.index()], "{k}s in {board:?}");
     }
     for d in Direction::ALL {
-        assert_eq!(board.with_flag(d), flag[d.index()], "flags {d} in {board:?}");
+        assert_eq!(
+            board.with_flag(d),
+            flag[d.index()],
+            "flags {d} in {board:?}"
+        );
     }
 }
 
