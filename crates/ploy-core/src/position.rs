@@ -255,7 +255,7 @@ impl Undo {
 /// the seats in play, the controllers and the outcome packed into `meta` (bits 0-7 the
 /// seat to move, 8-15 the seats in play, 16-23 two bits per colour for its controller,
 /// 24-31 the outcome: bit 0 set if decided, bit 1 a draw, bits 2-5 the winners, bits 6-7
-/// the reason). Saving it in an [`Undo`] and restoring it are two full-width copies, and
+/// the reason; bits 56-63 a copy of the seat to move, see [`State::set_turn`]). Saving it in an [`Undo`] and restoring it are two full-width copies, and
 /// every change writes a whole word: partial or overlapping copies would stall
 /// store-to-load forwarding between make and unmake.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -293,9 +293,13 @@ impl State {
         Seat::ALL[(self.meta & 3) as usize]
     }
 
+    /// Also writes a copy of the seat to bits 56-63 (never read): a change then spans the
+    /// word, so the compiler cannot narrow its store to one byte (a later full-width read of
+    /// the word, such as the next make's saved copy, could not forward from a byte store).
     #[inline(always)]
     fn set_turn(&mut self, seat: Seat) {
-        self.meta = (self.meta & !0xFF) | seat.index() as u64;
+        let i = seat.index() as u64;
+        self.meta = (self.meta & !(0xFF | 0xFF << 56)) | i | i << 56;
     }
 
     #[inline(always)]
