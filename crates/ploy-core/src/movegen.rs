@@ -11,11 +11,12 @@
 //! - `n1 = back_d(not_friend)` is where a step along `d` lands on a square that is not a
 //!   friend, `n2 = back_d(empty & n1)` where two steps do with the first square empty, and
 //!   `n3 = back_d(empty & n2)` the same for three steps (`back_d` shifts a set one square
-//!   against `d`, so that bit `s` tells about the square `s + d`);
-//! - the pieces with a flag in `d` (the board keeps these sets) are restricted to the
-//!   movers of range 1+, 2+ and 3+ standing far enough from the edge for `k` steps (so a
-//!   shift that wraps around a rank edge is never used) and intersected with `n1`, `n2`,
-//!   `n3`.
+//!   against `d`, so that bit `s` tells about the square `s + d`). For an eastward `d` the
+//!   squares of file `a` are left out of `not_friend` and `empty` (no eastward move passes
+//!   or ends there), and file `i` for a westward one, which also stops every shift that
+//!   wraps around the end of a rank;
+//! - the pieces with a flag in `d` (the board keeps these sets) among the movers of range
+//!   1+, 2+ and 3+ are intersected with `n1`, `n2`, `n3`.
 //!
 //! The three sets of one direction are nested (a legal step of 3 implies one of 2, and that
 //! one of 1), so per square their sum is the 2-bit number `(S2, S1 ^ S2 ^ S3)`. The sixteen
@@ -69,43 +70,39 @@ fn back<const D: usize>(x: u128) -> u128 {
 /// Per direction, the legal motions by 1, 2 and 3 squares, as sets of start squares.
 pub(crate) type MotionSets = [[u128; 3]; 8];
 
-/// The movers by range, restricted per file class (see [`SOURCE_OK`]), and the squares a
-/// move may end on or pass.
+/// The movers by range, and per file class the squares a move may end on or pass.
 struct Inputs {
-    /// Movers of any kind, per class, that can step once.
-    m1: [u128; 3],
-    /// Probes and lances, per class, that can step twice.
-    r2: [u128; 3],
-    /// Lances, per class, that can step three times.
-    l3: [u128; 3],
-    /// Squares a move may end on: not a friend.
-    notf: u128,
-    /// Squares a move may pass.
-    empty: u128,
+    /// The pieces that may move.
+    movers: u128,
+    /// The probes and lances among them (range 2 or more).
+    ranged: u128,
+    /// The lances among them (range 3).
+    lances: u128,
+    /// Per file class, the squares a move may end on (not a friend).
+    notf: [u128; 3],
+    /// Per file class, the squares a move may pass (empty).
+    empty: [u128; 3],
 }
 
 /// The file class of each direction: 0 none (N, S), 1 eastward, 2 westward.
 const CLASS: [usize; 8] = [0, 1, 1, 1, 0, 2, 2, 2];
 
-/// `SOURCE_OK[class][k]`: the squares from which `k` steps in a direction of that class stay
-/// within the files (ranks need no mask: a shift past either end of the board drops the
-/// bits).
-const SOURCE_OK: [[u128; 4]; 3] = [
-    [FULL; 4],
-    [FULL, files(0, 7), files(0, 6), files(0, 5)],
-    [FULL, files(1, 8), files(2, 8), files(3, 8)],
-];
+/// `CLASS_OK[class]`: the squares a move of that class may pass or end on. An eastward move
+/// never reaches file `a` and a westward one never file `i`, so clearing that file from
+/// the end and passing squares also stops every shift that wraps around a rank end (ranks
+/// need nothing: a shift past either end of the board drops the bits).
+const CLASS_OK: [u128; 3] = [FULL, files(1, 8), files(0, 7)];
 
 #[inline(always)]
 fn direction<const D: usize>(board: &Board, i: &Inputs) -> [u128; 3] {
     // `n_k`: the end of a motion of k steps along D is not a friend, and the squares before
-    // it are empty. The piece sets are restricted to squares k steps away from the edge.
+    // it are empty.
     let c = CLASS[D];
-    let n1 = back::<D>(i.notf);
-    let n2 = back::<D>(i.empty & n1);
-    let n3 = back::<D>(i.empty & n2);
+    let n1 = back::<D>(i.notf[c]);
+    let n2 = back::<D>(i.empty[c] & n1);
+    let n3 = back::<D>(i.empty[c] & n2);
     let f = board.flag_set(D).0;
-    [f & i.m1[c] & n1, f & i.r2[c] & n2, f & i.l3[c] & n3]
+    [f & i.movers & n1, f & i.ranged & n2, f & i.lances & n3]
 }
 
 /// The inputs for `movers`, who may not end on `friends`.
@@ -113,13 +110,14 @@ fn direction<const D: usize>(board: &Board, i: &Inputs) -> [u128; 3] {
 fn inputs(board: &Board, movers: u128, friends: u128) -> Inputs {
     let lances = movers & board.by_kind(PieceKind::Lance).0;
     let ranged = lances | (movers & board.by_kind(PieceKind::Probe).0);
-    let per_class = |set: u128, k: usize| [set, set & SOURCE_OK[1][k], set & SOURCE_OK[2][k]];
+    let notf = FULL & !friends;
+    let empty = FULL & !board.occupied().0;
     Inputs {
-        m1: per_class(movers, 1),
-        r2: per_class(ranged, 2),
-        l3: per_class(lances, 3),
-        notf: FULL & !friends,
-        empty: FULL & !board.occupied().0,
+        movers,
+        ranged,
+        lances,
+        notf: CLASS_OK.map(|ok| notf & ok),
+        empty: CLASS_OK.map(|ok| empty & ok),
     }
 }
 
