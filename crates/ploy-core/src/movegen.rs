@@ -32,8 +32,7 @@
 //! and the 24 (direction, distance) sets are written out in the order of their index
 //! offsets `k * step(d)`, which is the order of the end squares for every start square.
 
-use crate::tables::TURNS;
-use crate::{Board, Move, MoveList, PieceKind, Rotation};
+use crate::{Board, MAX_MOVES, Move, MoveList, PieceKind, Rotation};
 
 /// All 81 squares.
 const FULL: u128 = (1u128 << 81) - 1;
@@ -237,7 +236,8 @@ fn weighted_count(p: &[u128; 4]) -> u32 {
         let x = x - ((x >> 1) & M1);
         (x & M2) + ((x >> 2) & M2)
     };
-    let bytes = |x: u64| (x + (x >> 4)) & M4;
+    // Per byte: the sum of its two nibbles (masked first: each may be up to 12).
+    let bytes = |x: u64| (x & M4) + ((x >> 4) & M4);
     let mut acc = 0u64;
     for half in [0u32, 64] {
         let w = |k: usize| (p[k] >> half) as u64;
@@ -247,7 +247,10 @@ fn weighted_count(p: &[u128; 4]) -> u32 {
         let high = nibbles(w(2)) + 2 * nibbles(w(3));
         acc += bytes(low) + 4 * bytes(high);
     }
-    (acc.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+    // Bytes into 16-bit lanes (at most 480 each), then the four lanes added (at most 1920).
+    const M8: u64 = 0x00FF_00FF_00FF_00FF;
+    let lanes = (acc & M8) + ((acc >> 8) & M8);
+    (lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
 }
 
 /// The number of motion moves of `movers`, who may not end on `friends`, under `rotation`.
@@ -274,34 +277,75 @@ fn for_each_square(b: u128, mut f: impl FnMut(usize)) {
     }
 }
 
-/// Writes the motion moves by `K` squares along `D` into each start square's slice.
+/// The rotations `r` in `mask` (bit `r` set), lowest first, padded with zeros, and how many.
+const fn rotation_lanes(mask: u8) -> Lanes {
+    let mut lanes = [0u16; 8];
+    let mut n = 0;
+    let mut r = 0;
+    while r < 8 {
+        if mask >> r & 1 != 0 {
+            lanes[n] = r as u16;
+            n += 1;
+        }
+        r += 1;
+    }
+    Lanes(lanes, n as u8)
+}
+
+/// Up to eight rotations (as low bits of packed moves) and how many there are.
+#[derive(Clone, Copy)]
+#[repr(align(16))]
+struct Lanes([u16; 8], u8);
+
+/// `TURN_LANES[rule][mask]`: the direction moves' rotations of a piece with `mask`, under
+/// [`Rotation::Any`] (rule 0) and [`Rotation::SingleStep`] (rule 1).
+static TURN_LANES: [[Lanes; 256]; 2] = {
+    let mut t = [[Lanes([0; 8], 0); 256]; 2];
+    let rules = [Rotation::Any, Rotation::SingleStep];
+    let mut k = 0;
+    while k < 2 {
+        let mut m = 0;
+        while m < 256 {
+            t[k][m] = rotation_lanes(crate::tables::TURNS_TABLE[m] & rules[k].turn_mask());
+            m += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// Writes the moves `code + r` for the rotations `r` of `lanes` at `slots[at..]`, and
+/// returns the end. All eight lanes are stored at once when they fit: the extra ones land
+/// on slots that are written again later or lie past the end of the list.
+#[inline(always)]
+fn write_lanes(slots: &mut [Move; MAX_MOVES], at: usize, code: u16, lanes: &Lanes) -> usize {
+    let n = usize::from(lanes.1);
+    if let Some(dst) = slots.get_mut(at..at + 8) {
+        for (slot, &r) in dst.iter_mut().zip(&lanes.0) {
+            *slot = Move::from_code(code + r);
+        }
+    } else {
+        for (slot, &r) in slots[at..at + n].iter_mut().zip(&lanes.0) {
+            *slot = Move::from_code(code + r);
+        }
+    }
+    at + n
+}
+
+/// Writes the motion moves by `K` squares along `D` of the pieces other than shields into
+/// each start square's slice.
 #[inline(always)]
 fn emit<const D: usize, const K: usize>(
     sets: &MotionSets,
     shields: u128,
-    shield_rots: u8,
     next: &mut [u16; 81],
-    slots: &mut [Move],
+    slots: &mut [Move; MAX_MOVES],
 ) {
     // The packed move `(from * 81 + to) * 8 + r` with `to = from + offset`.
     let offset = STEP[D] * K as i32;
-    let code = |from: usize| ((from as i32 * 82 + offset) * 8) as u16;
-    let mut set = sets[D][K - 1];
-    if K == 1 {
-        for_each_square(set & shields, |from| {
-            let mut r = shield_rots;
-            while r != 0 {
-                let i = next[from] as usize;
-                slots[i] = Move::from_code(code(from) | r.trailing_zeros() as u16);
-                next[from] += 1;
-                r &= r - 1;
-            }
-        });
-        set &= !shields;
-    }
-    for_each_square(set, |from| {
+    for_each_square(sets[D][K - 1] & !shields, |from| {
         let i = next[from] as usize;
-        slots[i] = Move::from_code(code(from));
+        slots[i] = Move::from_code(((from as i32 * 82 + offset) * 8) as u16);
         next[from] += 1;
     });
 }
@@ -317,63 +361,110 @@ pub(crate) fn generate(
     let sets = motion_sets(board, movers, friends);
     let mut p = planes(&sets);
     let shields = board.by_kind(PieceKind::Shield).0 & movers;
-    let shield_rots = rotation.shield_mask();
+    let shield_lanes = rotation_lanes(rotation.shield_mask());
     let movable = p[0] & shields;
     weigh_shields(&mut p, movable, rotation);
-    let turn_mask = rotation.turn_mask();
+    let turn_lanes = &TURN_LANES[match rotation {
+        Rotation::Any => 0,
+        Rotation::SingleStep => 1,
+    }];
 
-    // Each piece's slice: its motion moves (counted in the planes), then its turns, which
-    // are written now.
+    // Each piece's slice: its motion moves (counted in the planes), then its turns. A
+    // shield's motion moves (one end square, with each rotation) and every piece's turns are
+    // written now, eight lanes at a time: the spare lanes land on slots written later.
     let mut next = [0u16; 81];
     let (len, slots) = list.spare();
     let mut at = len;
     for half in [0usize, 64] {
         let w = |k: usize| (p[k] >> half) as u64;
         let (w0, w1, w2, w3) = (w(0), w(1), w(2), w(3));
+        let movable_shields = (movable >> half) as u64;
         let mut m = (movers >> half) as u64;
         while m != 0 {
             let b = m.trailing_zeros();
             m &= m - 1;
             let from = half + b as usize;
-            let motion =
-                (w0 >> b & 1) | (w1 >> b & 1) << 1 | (w2 >> b & 1) << 2 | (w3 >> b & 1) << 3;
-            next[from] = at as u16;
-            at += motion as usize;
             let mask = board.squares_mask(from);
-            let mut r = TURNS[mask as usize] & turn_mask;
-            let turn = (from * 82 * 8) as u16;
-            while r != 0 {
-                slots[at] = Move::from_code(turn | r.trailing_zeros() as u16);
-                at += 1;
-                r &= r - 1;
+            next[from] = at as u16;
+            if movable_shields >> b & 1 != 0 {
+                let to = from as i32 + STEP[mask.trailing_zeros() as usize & 7];
+                at = write_lanes(
+                    slots,
+                    at,
+                    ((from as i32 * 81 + to) * 8) as u16,
+                    &shield_lanes,
+                );
+            } else {
+                let motion =
+                    (w0 >> b & 1) | (w1 >> b & 1) << 1 | (w2 >> b & 1) << 2 | (w3 >> b & 1) << 3;
+                at += motion as usize;
             }
+            let lanes = &turn_lanes[usize::from(mask)];
+            at = write_lanes(slots, at, (from * 82 * 8) as u16, lanes);
         }
     }
 
     // The motion moves, in order of their end square's offset from the start square.
-    emit::<5, 3>(&sets, shields, shield_rots, &mut next, slots); // -30
-    emit::<4, 3>(&sets, shields, shield_rots, &mut next, slots); // -27
-    emit::<3, 3>(&sets, shields, shield_rots, &mut next, slots); // -24
-    emit::<5, 2>(&sets, shields, shield_rots, &mut next, slots); // -20
-    emit::<4, 2>(&sets, shields, shield_rots, &mut next, slots); // -18
-    emit::<3, 2>(&sets, shields, shield_rots, &mut next, slots); // -16
-    emit::<5, 1>(&sets, shields, shield_rots, &mut next, slots); // -10
-    emit::<4, 1>(&sets, shields, shield_rots, &mut next, slots); // -9
-    emit::<3, 1>(&sets, shields, shield_rots, &mut next, slots); // -8
-    emit::<6, 3>(&sets, shields, shield_rots, &mut next, slots); // -3
-    emit::<6, 2>(&sets, shields, shield_rots, &mut next, slots); // -2
-    emit::<6, 1>(&sets, shields, shield_rots, &mut next, slots); // -1
-    emit::<2, 1>(&sets, shields, shield_rots, &mut next, slots); // +1
-    emit::<2, 2>(&sets, shields, shield_rots, &mut next, slots); // +2
-    emit::<2, 3>(&sets, shields, shield_rots, &mut next, slots); // +3
-    emit::<7, 1>(&sets, shields, shield_rots, &mut next, slots); // +8
-    emit::<0, 1>(&sets, shields, shield_rots, &mut next, slots); // +9
-    emit::<1, 1>(&sets, shields, shield_rots, &mut next, slots); // +10
-    emit::<7, 2>(&sets, shields, shield_rots, &mut next, slots); // +16
-    emit::<0, 2>(&sets, shields, shield_rots, &mut next, slots); // +18
-    emit::<1, 2>(&sets, shields, shield_rots, &mut next, slots); // +20
-    emit::<7, 3>(&sets, shields, shield_rots, &mut next, slots); // +24
-    emit::<0, 3>(&sets, shields, shield_rots, &mut next, slots); // +27
-    emit::<1, 3>(&sets, shields, shield_rots, &mut next, slots); // +30
+    emit::<5, 3>(&sets, shields, &mut next, slots); // -30
+    emit::<4, 3>(&sets, shields, &mut next, slots); // -27
+    emit::<3, 3>(&sets, shields, &mut next, slots); // -24
+    emit::<5, 2>(&sets, shields, &mut next, slots); // -20
+    emit::<4, 2>(&sets, shields, &mut next, slots); // -18
+    emit::<3, 2>(&sets, shields, &mut next, slots); // -16
+    emit::<5, 1>(&sets, shields, &mut next, slots); // -10
+    emit::<4, 1>(&sets, shields, &mut next, slots); // -9
+    emit::<3, 1>(&sets, shields, &mut next, slots); // -8
+    emit::<6, 3>(&sets, shields, &mut next, slots); // -3
+    emit::<6, 2>(&sets, shields, &mut next, slots); // -2
+    emit::<6, 1>(&sets, shields, &mut next, slots); // -1
+    emit::<2, 1>(&sets, shields, &mut next, slots); // +1
+    emit::<2, 2>(&sets, shields, &mut next, slots); // +2
+    emit::<2, 3>(&sets, shields, &mut next, slots); // +3
+    emit::<7, 1>(&sets, shields, &mut next, slots); // +8
+    emit::<0, 1>(&sets, shields, &mut next, slots); // +9
+    emit::<1, 1>(&sets, shields, &mut next, slots); // +10
+    emit::<7, 2>(&sets, shields, &mut next, slots); // +16
+    emit::<0, 2>(&sets, shields, &mut next, slots); // +18
+    emit::<1, 2>(&sets, shields, &mut next, slots); // +20
+    emit::<7, 3>(&sets, shields, &mut next, slots); // +24
+    emit::<0, 3>(&sets, shields, &mut next, slots); // +27
+    emit::<1, 3>(&sets, shields, &mut next, slots); // +30
     list.set_len(at);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `weighted_count` is the plain weighted sum of population counts, also for planes far
+    /// denser than any position makes them.
+    #[test]
+    fn weighted_count_adds_the_planes() {
+        let mut x = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            x
+        };
+        let mut cases = vec![[FULL; 4], [0; 4], [FULL, 0, FULL, 0]];
+        for _ in 0..2000 {
+            let mut p = [0u128; 4];
+            for plane in &mut p {
+                // Sparse, dense and in between.
+                let (a, b, c) = (next(), next(), next());
+                let bits = (u128::from(a) << 64 | u128::from(b)) & FULL;
+                *plane = match c % 3 {
+                    0 => bits,
+                    1 => bits & (u128::from(c) << 64 | u128::from(next())),
+                    _ => bits | (u128::from(c) << 64 | u128::from(next())) & FULL,
+                };
+            }
+            cases.push(p);
+        }
+        for p in cases {
+            let plain: u32 = (0..4).map(|k| p[k].count_ones() << k).sum();
+            assert_eq!(weighted_count(&p), plain, "{p:x?}");
+        }
+    }
 }

@@ -302,6 +302,12 @@ impl State {
         self.meta = (self.meta & !(0xFF | 0xFF << 56)) | i | i << 56;
     }
 
+    /// Green to move becomes Red to move and back (both copies of the seat).
+    #[inline(always)]
+    fn flip_two_player_turn(&mut self) {
+        self.meta ^= 1 | 1 << 56;
+    }
+
     #[inline(always)]
     fn in_play(self) -> SeatSet {
         SeatSet::from_bits((self.meta >> 8) as u8)
@@ -1044,16 +1050,11 @@ impl Position {
             }
         }
         if self.variant == Variant::TwoPlayer {
-            let mover = self.state.turn();
-            let next = if mover == Seat::Green {
-                Seat::Red
-            } else {
-                Seat::Green
-            };
             self.state.hash = h ^ KEYS.turn[0] ^ KEYS.turn[1];
-            self.state.set_turn(next);
+            self.state.flip_two_player_turn();
             if captured.is_some() {
-                self.judge_two_player(mover, next);
+                let next = self.state.turn();
+                self.judge_two_player(Seat::ALL[next.index() ^ 1], next);
             }
             return Undo {
                 piece,

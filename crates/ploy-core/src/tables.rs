@@ -63,7 +63,7 @@ pub(crate) const UPWARD: u8 = 0b1000_0111;
 /// `TURNS[mask]`: bit `r` set when turning `mask` by `r` changes it (`r` in 1..8).
 pub(crate) static TURNS: [u8; 256] = TURNS_TABLE;
 
-const TURNS_TABLE: [u8; 256] = {
+pub(crate) const TURNS_TABLE: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut m = 0;
     while m < 256 {
