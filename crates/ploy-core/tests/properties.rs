@@ -245,10 +245,15 @@ fn check_all(pos: &Position, exhaustive: bool, rng: &mut SplitMix) -> BTreeSet<M
     legal
 }
 
-/// `cases` cases; failures are saved beside this file (`properties.proptest-regressions`).
+/// `cases` cases (or `PLOY_PROPTEST_CASES`); failures are saved beside this file
+/// (`properties.regressions`) and rerun first.
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
-        cases,
+        // `PLOY_PROPTEST_CASES=5000 cargo test --release -p ploy-core --test ...` for a deep run.
+        cases: std::env::var("PLOY_PROPTEST_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(cases),
         failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("regressions"))),
         ..ProptestConfig::default()
     }
