@@ -2,8 +2,9 @@
 //! flags, positions, legal moves, make/unmake, Zobrist hashing, outcomes, games and perft.
 //!
 //! This crate is the only one in the `ploy` workspace that knows the rules; it knows no text
-//! format beyond a square's name (`e4`). The rules are those of the project's rule book
-//! (`RULES.md`); where the sources are silent the choices are written down here.
+//! format beyond a square's name (`e4`). The rules for users are `docs/rules.md` in the
+//! repository (also `ploy::docs::rules` in the facade's documentation); where they leave
+//! room, the choices are written down here.
 //!
 //! # Example
 //!
@@ -24,7 +25,7 @@
 //! # Ok::<(), ploy_core::GameError>(())
 //! ```
 //!
-//! # Choices where the rule book is silent
+//! # Choices where the rules are silent
 //!
 //! - **Seats.** One type, [`Seat`], for all variants: Green, Red, Yellow, Blue in turn order.
 //!   The two-player game is Green (first, bottom; [`Seat::BLACK`]) against Red
@@ -47,6 +48,12 @@
 //!   commander, or only commanders under strict elimination) has an [`Outcome`] and no legal
 //!   moves. The turn still passes after the deciding move. If both sides of a two-player
 //!   setup are eliminated, the side not to move wins.
+//! - **Draw rules** belong to a [`Game`]: the repetition count compares board, seat to move,
+//!   controllers and seats in play, counting only positions since the last capture; the
+//!   no-capture count starts at zero at the game's first position. A win by the board takes
+//!   precedence over a draw rule.
+//! - **Attacks.** [`Position::attacks`] lists where a piece could move or capture;
+//!   [`Position::attackers`] the pieces of a seat that could capture on a square.
 //!
 //! # Valid positions
 //!
@@ -73,12 +80,6 @@
 //! What is reachable under *some* rule options is accepted under all of them (a board
 //! whose side has only its commander arises under relaxed elimination and is judged by the
 //! rules given), so [`Position::with_rules`] never fails for a two-player position.
-//! - **Draw rules** belong to a [`Game`]: the repetition count compares board, seat to move,
-//!   controllers and seats in play, counting only positions since the last capture; the
-//!   no-capture count starts at zero at the game's first position. A win by the board takes
-//!   precedence over a draw rule.
-//! - **Attacks.** [`Position::attacks`] lists where a piece could move or capture;
-//!   [`Position::attackers`] the pieces of a seat that could capture on a square.
 //!
 //! # Speed
 //!
@@ -145,7 +146,7 @@ mod tables;
 pub use bitboard::{Bitboard, BitboardIter};
 pub use board::Board;
 pub use direction::{Direction, Flags, FlagsIter};
-pub use game::{Game, GameError};
+pub use game::{Ending, Game, GameError, Withdrawal};
 pub use moves::{MAX_MOVES, Move, MoveIndexError, MoveList, MoveListIntoIter, ParseMoveError};
 pub use perft::{divide, perft, perft_full};
 pub use piece::{InvalidFlags, Piece, PieceKind, Seat, SeatSet};

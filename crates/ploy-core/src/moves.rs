@@ -5,7 +5,7 @@ use core::fmt;
 use core::str::FromStr;
 
 /// A move `(from, to, r)`: the piece on `from` ends on `to` and is then turned `r` eighths of
-/// a turn clockwise. `from == to` is a direction move.
+/// a turn clockwise (`docs/rules.md` section 3). `from == to` is a direction move.
 ///
 /// Packed into 16 bits as `(from * 81 + to) * 8 + r` (81 x 81 x 8 = 52,488 < 65,536), so any
 /// triple is representable, legal or not.
@@ -374,7 +374,7 @@ impl TryFrom<u16> for Move {
 /// Proof. Per piece, with any rotation allowed (single-step rotation only lowers it): a
 /// shield has 1 target x 8 rotations + 7 direction moves = 15; a probe 2 directions x 2
 /// squares + 7 = 11; a lance 3 x 3 + 7 = 16; a commander 4 x 1 + 7 = 11. A colour never has
-/// more pieces than its start army (RULES.md section 4, "Valid positions"): two-player
+/// more pieces than its start army (`docs/rules.md` section 8, valid positions): two-player
 /// 1 commander + 6 lances + 5 probes + 3 shields = 11 + 96 + 55 + 45 = 207; four-player
 /// 1 + 2 + 3 + 3 = 11 + 32 + 33 + 45 = 121 per colour, and a player controls at most the
 /// four colours: 484. Both are asserted at compile time below.

@@ -40,7 +40,7 @@ impl Setup {
         }
     }
 
-    /// The two-player start position (RULES.md section 4), Green (black) to move.
+    /// The two-player start position (`docs/rules.md` section 5), Green (black) to move.
     #[must_use]
     pub fn start() -> Setup {
         // (file, rank, mask) for Green; Red's army is the same turned by 180 degrees.
@@ -80,7 +80,7 @@ const R: Seat = Seat::Red;
 const Y: Seat = Seat::Yellow;
 const B: Seat = Seat::Blue;
 
-/// FOUR_PLAYER_SETUP.md, free-for-all: one corner each, commanders pointing N, E, S, W.
+/// `docs/rules.md` section 7, free-for-all: one corner each, commanders pointing N, E, S, W.
 #[rustfmt::skip]
 const FREE_FOR_ALL: Layout = [
     (G, Square::A1, 85), (G, Square::B1, 138), (G, Square::C1, 129), (G, Square::A2, 7),
@@ -97,7 +97,8 @@ const FREE_FOR_ALL: Layout = [
     (B, Square::I3, 96),
 ];
 
-/// FOUR_PLAYER_SETUP.md, partnership: Green and Yellow at the bottom, Red and Blue at the top.
+/// `docs/rules.md` section 7, partnership: Green and Yellow at the bottom, Red and Blue at
+/// the top.
 #[rustfmt::skip]
 const PARTNERSHIP: Layout = [
     (G, Square::B1, 69), (G, Square::C1, 170), (G, Square::D1, 131), (G, Square::B2, 3),
@@ -116,7 +117,7 @@ const PARTNERSHIP: Layout = [
 
 impl Setup {
     /// The start position of `variant`, Green to move: [`Setup::start`] for two players,
-    /// the layouts of FOUR_PLAYER_SETUP.md for four.
+    /// the layouts of `docs/rules.md` section 7 for four.
     #[must_use]
     pub fn start_of(variant: Variant) -> Setup {
         let layout = match variant {
@@ -424,7 +425,8 @@ impl Position {
         Position::from_setup(Setup::start_of(variant), rules).expect("start positions are valid")
     }
 
-    /// Validates `setup` (the crate docs' "Valid positions") and builds the position.
+    /// Validates `setup` (`docs/rules.md` section 8; the crate docs' "Valid positions") and
+    /// builds the position.
     ///
     /// Two players: a setup in which a side is already eliminated gives a decided position
     /// with its outcome and no legal moves; if both sides are eliminated, the side not to
@@ -1098,6 +1100,57 @@ impl Position {
         removed
     }
 
+    /// The free-for-all position after `seat` left the game (resigned or lost on time)
+    /// while at least two other players are still in play: every piece `seat` controls
+    /// (his own and those he took over) leaves the board, he is out of play, and if it was
+    /// his turn, it passes to the next player in play. The colours he controlled, now
+    /// without pieces, pass to the next player in play after him in turn order (so that
+    /// the position is one [`Position::from_setup`] accepts; no piece moves with them).
+    ///
+    /// Nothing else changes: no other player is eliminated by it, and the game goes on.
+    ///
+    /// ```
+    /// use ploy_core::{Position, Rules, Seat, Variant};
+    /// let pos = Position::start(Variant::FreeForAll, Rules::standard());
+    /// let after = pos.without_player(Seat::Green).unwrap();
+    /// assert!(!after.in_play().contains(Seat::Green));
+    /// assert_eq!(after.turn(), Seat::Red);
+    /// assert_eq!(after.board().pieces().count(), 27);
+    /// assert!(after.outcome().is_none());
+    /// ```
+    ///
+    /// `None` unless this is a free-for-all game that goes on, `seat` is in play, and at
+    /// least two other players are.
+    #[must_use]
+    pub fn without_player(&self, seat: Seat) -> Option<Position> {
+        let in_play = self.state.in_play;
+        if self.variant != Variant::FreeForAll
+            || self.state.outcome.is_some()
+            || !in_play.contains(seat)
+            || in_play.without(seat).count() < 2
+        {
+            return None;
+        }
+        let mut setup = self.to_setup();
+        setup.in_play = in_play.without(seat);
+        let heir = (1..4)
+            .map(|i| Seat::ALL[(seat.index() + i) & 3])
+            .find(|&s| setup.in_play.contains(s))?;
+        for colour in Seat::ALL {
+            if setup.controllers[colour.index()] == seat {
+                setup.controllers[colour.index()] = heir;
+                let squares: Vec<Square> = setup.board.by_colour(colour).into_iter().collect();
+                for sq in squares {
+                    setup.board.remove(sq);
+                }
+            }
+        }
+        if setup.turn == seat {
+            setup.turn = heir;
+        }
+        Position::from_setup(setup, self.rules).ok()
+    }
+
     /// The seat after `slot` in turn order whose turn someone takes (after the game has
     /// ended: simply the next seat).
     fn next_turn(&self, slot: Seat) -> Seat {
@@ -1131,8 +1184,8 @@ impl Position {
             if reason == WinReason::OnlyCommanders
                 && self.rules.bare_commander == BareCommander::Removed
             {
-                // His own commander leaves the board (FOUR_PLAYER_SETUP.md: "that commander
-                // is removed"). Another colour's commander he controls (possible only in a
+                // His own commander leaves the board (`docs/rules.md` section 7, the bare
+                // commander). Another colour's commander he controls (possible only in a
                 // position set up by hand: in play an out-of-play colour's commander is
                 // gone under this option) passes on with its colour like any other piece.
                 let own = self.board.by_colour(seat);

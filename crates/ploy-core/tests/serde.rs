@@ -285,3 +285,38 @@ fn tampered_positions_are_refused() {
         Some(Outcome::win(Seat::Green, WinReason::CommanderCaptured))
     );
 }
+
+/// A free-for-all player who resigns with two or more opponents in play leaves and the
+/// game goes on: the JSON carries his leaving, and reading it replays it at its ply.
+#[test]
+fn free_for_all_withdrawals_round_trip() {
+    let mut rng = SplitMix(0x5eed);
+    let mut game = Game::start(Variant::FreeForAll, Rules::standard());
+    for ply in 0..12 {
+        if ply == 3 {
+            let seat = game.position().turn();
+            game.resign(seat).unwrap();
+            assert_eq!(game.outcome(), None, "three opponents: the game goes on");
+        }
+        let moves = game.position().legal_moves();
+        let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+        game.play(mv).unwrap();
+    }
+    assert_eq!(game.withdrawals().len(), 1);
+    let json = serde_json::to_value(&game).unwrap();
+    assert_eq!(json["withdrawals"][0]["ply"], 3);
+    let back: Game = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(back.position(), game.position());
+    assert_eq!(back.moves(), game.moves());
+    assert_eq!(
+        back.withdrawals().collect::<Vec<_>>(),
+        game.withdrawals().collect::<Vec<_>>()
+    );
+    // Without its withdrawal, the moves after it are no longer the same game's.
+    let mut tampered = json.clone();
+    tampered["withdrawals"] = json!([]);
+    assert!(serde_json::from_value::<Game>(tampered).is_err());
+    let mut late = json;
+    late["withdrawals"][0]["ply"] = json!(999);
+    assert!(serde_json::from_value::<Game>(late).is_err());
+}

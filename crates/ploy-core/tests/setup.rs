@@ -1,4 +1,4 @@
-//! Validation of setups (RULES.md section 4, "Valid positions").
+//! Validation of setups (`docs/rules.md` section 8, valid positions).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Tensi's algebraic notation (RULES.md section 6).
+//! Tensi's algebraic notation (`docs/notation.md` section 3).
 //!
 //! # Output (canonical)
 //!

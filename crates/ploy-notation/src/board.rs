@@ -1,4 +1,5 @@
-//! Board strings and position strings (the university "FEN" format, RULES.md section 6).
+//! Board strings and position strings (the university "FEN" format, `docs/notation.md`
+//! sections 4 and 5).
 //!
 //! # Grammar
 //!
@@ -40,8 +41,8 @@
 //!
 //! The syntax stage ([`BoardString`], [`PositionString`]) accepts any mask 1..255, as the
 //! university format says. Turning the text into core values is the validity stage:
-//! [`BoardString::to_board`] rejects masks with 5 to 8 flags (not pieces) and
-//! [`PositionString::to_position`] then applies the rules of a valid position
+//! [`BoardString::to_board`] rejects masks with 5 to 8 flags (not pieces, `docs/rules.md`
+//! section 2) and [`PositionString::to_position`] then applies the rules of a valid position
 //! ([`Position::from_setup`]: at most one commander, no more pieces of a kind than the start
 //! army, and nothing no game can reach, such as a board without any commander; a board
 //! that shows a decided game, one side without its commander, is valid and has its
@@ -199,7 +200,7 @@ impl BoardString {
         }
     }
 
-    /// The two-player start position (RULES.md section 4).
+    /// The two-player start position (`docs/rules.md` section 5).
     #[must_use]
     pub fn start() -> BoardString {
         BoardString::from_board(&Setup::start().board)
@@ -678,7 +679,7 @@ impl TwoPlayerPositionString {
     ///
     /// # Errors
     /// [`InvalidPositionError`]: a mask that is not a piece, or a board that breaks the rules
-    /// of a valid position (RULES.md section 4).
+    /// of a valid position (`docs/rules.md` section 8).
     pub fn to_position(&self, rules: Rules) -> Result<Position, InvalidPositionError> {
         Ok(Position::from_setup(self.to_setup()?, rules)?)
     }
@@ -852,7 +853,7 @@ impl PositionString {
     ///
     /// # Errors
     /// [`InvalidPositionError`]: a mask that is not a piece, or a setup that breaks the rules
-    /// of a valid position (RULES.md sections 4 and 5; for four players also controllers
+    /// of a valid position (`docs/rules.md` section 8; for four players also controllers
     /// and seats in play that cannot arise under `rules`).
     pub fn to_position(&self, rules: Rules) -> Result<Position, InvalidPositionError> {
         Ok(Position::from_setup(self.to_setup()?, rules)?)
@@ -980,7 +981,7 @@ pub enum InvalidPositionError {
     /// A mask has 5 to 8 flags.
     #[error(transparent)]
     NotAPiece(#[from] NotAPieceError),
-    /// The board breaks the rules of a valid position (RULES.md section 4).
+    /// The board breaks the rules of a valid position (`docs/rules.md` section 8).
     #[error(transparent)]
     Rules(#[from] PositionError),
 }

@@ -1,5 +1,5 @@
 //! Four-player board strings and position strings (free-for-all and partnership games,
-//! RULES.md section 5): the university format extended to four colours, with the variant,
+//! `docs/notation.md` section 6): the university format extended to four colours, with the variant,
 //! the seat to move, the controllers and the seats out of play.
 //!
 //! # Grammar

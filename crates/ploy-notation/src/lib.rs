@@ -1,6 +1,8 @@
 //! Text forms of Ploy positions and moves: board strings and position strings (the
 //! university "FEN" format), university move strings (`e3-e4-0`) and Tensi's algebraic
-//! notation (`e4xf5`, `c3+3`, `e7-d6+2`).
+//! notation (`e4xf5`, `c3+3`, `e7-d6+2`). For players they are described in
+//! `docs/notation.md` in the repository (also `ploy::docs::notation` in the facade's
+//! documentation); this page is for programmers.
 //!
 //! # Positions to text and back
 //!
@@ -88,7 +90,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Choices where the rule book is silent
+//! # Choices where the rules are silent
 //!
 //! - Position strings are split at their last space; nothing may follow the side to move.
 //! - A mask with 5 to 8 flags is well-formed text (the university format allows 1..255) and

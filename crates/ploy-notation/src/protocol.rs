@@ -193,13 +193,20 @@ pub fn read_position_arg(text: &[u8], rules: Rules) -> Result<Position, String> 
 /// line, without a line ending. See the [module docs](self).
 #[must_use]
 pub fn moves_line(line: &[u8], opts: &MovesOptions) -> String {
-    match moves_line_inner(line, opts) {
+    moves_line_with_rules(line, opts.algebraic, opts.rules())
+}
+
+/// [`moves_line`] with the rules given whole (so that every rule option can be chosen, the
+/// draw rules' details included) and `algebraic` as `--algebraic`.
+#[must_use]
+pub fn moves_line_with_rules(line: &[u8], algebraic: bool, rules: Rules) -> String {
+    match moves_line_inner(line, algebraic, rules) {
         Ok(out) => out,
         Err(message) => format!("error: {message}"),
     }
 }
 
-fn moves_line_inner(line: &[u8], opts: &MovesOptions) -> Result<String, String> {
+fn moves_line_inner(line: &[u8], algebraic: bool, rules: Rules) -> Result<String, String> {
     let (pos_text, moves_text) = match line.iter().position(|&b| b == b'|') {
         Some(bar) => {
             let pos_text = line[..bar]
@@ -209,14 +216,14 @@ fn moves_line_inner(line: &[u8], opts: &MovesOptions) -> Result<String, String> 
         }
         None => (line, &[][..]),
     };
-    let mut game = Game::from_position(read_position_arg(pos_text, opts.rules())?);
+    let mut game = Game::from_position(read_position_arg(pos_text, rules)?);
     let words = moves_text
         .split(u8::is_ascii_whitespace)
         .filter(|w| !w.is_empty());
     for (i, word) in words.enumerate() {
         let shown = excerpt(word);
         let context = |e: &dyn core::fmt::Display| format!("move {} `{shown}`: {e}", i + 1);
-        let mv = if opts.algebraic {
+        let mv = if algebraic {
             AlgebraicMove::from_ascii(word).map(AlgebraicMove::as_move)
         } else {
             UniversityMove::from_ascii(word).map(UniversityMove::as_move)
@@ -238,7 +245,7 @@ fn moves_line_inner(line: &[u8], opts: &MovesOptions) -> Result<String, String> 
             out.push(' ');
         }
         // Writing into a String cannot fail.
-        let _ = if opts.algebraic {
+        let _ = if algebraic {
             write!(out, "{}", AlgebraicMove::from_move(pos, mv))
         } else {
             write!(out, "{}", UniversityMove::from(mv))

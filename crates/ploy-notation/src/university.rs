@@ -1,4 +1,4 @@
-//! University move strings: `<from>-<to>-<r>`, exactly 7 characters (RULES.md section 6).
+//! University move strings: `<from>-<to>-<r>`, exactly 7 characters (`docs/notation.md` section 2).
 //!
 //! `e3-e4-0` moves the piece on `e3` to `e4`; `d2-d2-5` turns the piece on `d2` five steps
 //! clockwise (a direction move); `e3-e4-3` moves a shield and then turns it three steps

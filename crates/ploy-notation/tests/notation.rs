@@ -1,5 +1,5 @@
-//! The seed examples in positions where they are legal, tables of malformed and illegal
-//! inputs with the error each must give, and the line protocols of the examples.
+//! The source texts' examples in positions where they are legal, tables of malformed and
+//! illegal inputs with the error each must give, and the line protocols of the examples.
 
 use ploy_core::{
     Elimination, Flags, InvalidFlags, Move, Outcome, PieceKind, Position, Rotation, Rules, Seat,
@@ -14,7 +14,7 @@ use ploy_notation::{
 
 const START_BOARD: &str = ",w84,w41,w56,w170,w56,w41,w84,/,,w24,w40,w17,w40,w48,,/,,,w16,w16,w16,,,/,,,,,,,,/,,,,,,,,/,,,,,,,,/,,,b1,b1,b1,,,/,,b3,b130,b17,b130,b129,,/,b69,b146,b131,b170,b131,b146,b69,";
 
-/// The university seed's wrapped start position, as extracted (it lost squares).
+/// The university task's wrapped start position, as extracted (it lost squares).
 const WRAPPED_SEED: &str = ",w84,w41,w56,w170,w56,w41,w84,/ , ,w24,w40,w17,w40,w48,/ , , , w16
 , w16 , w16 , , , / , , , , , , / , , , , , , / , , , b1 , b1 , b1
 , , , / , , b3 , b130 , b17 , b130 , b129 , , / , b69 , b146 , b131 , b170 ,
@@ -58,7 +58,7 @@ fn mv(from: Square, to: Square, r: u8) -> Move {
     Move::new(from, to, r)
 }
 
-// ----- seed examples -----------------------------------------------------------------------
+// ----- source examples ---------------------------------------------------------------------
 
 #[test]
 fn start_position_string_is_the_rule_book_one() {
@@ -77,7 +77,7 @@ fn university_seed_move_from_the_start() {
     assert_eq!(read_university(&start, "e3-e4-0"), Ok(e3e4));
     assert_eq!(read_algebraic(&start, "e3-e4-0"), Ok(e3e4));
     assert_eq!(AlgebraicMove::from_move(&start, e3e4).to_string(), "e3-e4");
-    // The seed's other examples: a direction move and a shield's combined move.
+    // The university task's other examples: a direction move and a shield's combined move.
     let pos = pos_of(
         &[
             ("d2", 'b', 3),

@@ -169,6 +169,18 @@ pub enum ReadErrorKind {
         /// The result of the moves (`None`: unfinished).
         actual: Option<Outcome>,
     },
+    /// A free-for-all player's leaving (`resigns`, `out of time`) where it cannot be:
+    /// not a free-for-all game, the game is over, the player is out, or only one opponent
+    /// is left (then the result line says it).
+    #[error("after {ply} moves, {} cannot leave the game here (`{text}`)", .seat.name())]
+    Leaving {
+        /// Moves played before it.
+        ply: usize,
+        /// The player.
+        seat: ploy_core::Seat,
+        /// The text.
+        text: String,
+    },
     /// A resignation, time forfeit or agreed draw cannot be recorded in the final position.
     #[error("the recorded ending cannot be applied: {0}")]
     Ending(GameError),

@@ -168,7 +168,13 @@
 //! moves follow in university move strings, one per line, so that a game that goes on adds
 //! lines at the end and a diff shows them. [`read_record`] says how lenient the reader is.
 //!
-//! # Choices where the issue is silent
+//! A free-for-all player who resigns or runs out of time while two or more opponents are
+//! in play leaves the game and his pieces leave the board ([`Game::resign`]); the game goes
+//! on. A sheet writes `resigns` or `out of time` in his column where it happened (his move
+//! of that round, if he had one to make, then stays empty); a record writes a line
+//! `red-resigns` or `red-out-of-time` among the moves, after the moves played before it.
+//!
+//! # Choices where the formats leave room
 //!
 //! - A result line that is missing means "not stated": the moves decide. `unfinished` with
 //!   moves that end the game, or any result the moves do not give, is an error.

@@ -8,7 +8,7 @@ use ploy_core::{Game, Seat};
 use ploy_notation::{AlgebraicMove, PositionString};
 
 use crate::error::{ReadError, ReadErrorKind, WriteError};
-use crate::replay::{finish, malformed, play, start_from_text};
+use crate::replay::{finish, leave, leaving_word, malformed, parse_leaving, play, start_from_text};
 use crate::text::{
     Claim, Key, RawHeader, ResultText, column, lines, parse_result, quote, rule_values,
     seat_from_name, seat_title, squash, variant_name,
@@ -92,20 +92,32 @@ impl fmt::Display for SheetDisplay<'_> {
         f.write_str("\n")?;
         let mut round = 0;
         let mut last_col = usize::MAX;
-        let mut row: Vec<Option<AlgebraicMove>> = Vec::new();
+        let mut row: Vec<Option<Cell>> = Vec::new();
         let positions = game.positions();
-        for (i, &mv) in game.moves().iter().enumerate() {
-            let pos = &positions[i];
-            let col = seats.iter().position(|&s| s == pos.turn()).unwrap_or(0);
-            if last_col == usize::MAX || col <= last_col {
-                if round > 0 {
-                    write_row(f, round, &row)?;
-                }
-                round += 1;
-                row = vec![None; seats.len()];
+        let left: Vec<_> = game.withdrawals().collect();
+        let mut left = left.iter().peekable();
+        let n = game.moves().len();
+        for i in 0..=n {
+            // Players who left after `i` moves, then the move `i`, each in its seat's column.
+            let mut cells: Vec<(Seat, Cell)> = Vec::new();
+            while let Some(w) = left.next_if(|w| w.ply <= i) {
+                cells.push((w.seat, Cell::Leaving(leaving_word(w.reason))));
             }
-            row[col] = Some(AlgebraicMove::from_move(pos, mv));
-            last_col = col;
+            if let (Some(pos), Some(&mv)) = (positions.get(i), game.moves().get(i)) {
+                cells.push((pos.turn(), Cell::Move(AlgebraicMove::from_move(pos, mv))));
+            }
+            for (seat, cell) in cells {
+                let col = seats.iter().position(|&s| s == seat).unwrap_or(0);
+                if last_col == usize::MAX || col <= last_col {
+                    if round > 0 {
+                        write_row(f, round, &row)?;
+                    }
+                    round += 1;
+                    row = vec![None; seats.len()];
+                }
+                row[col] = Some(cell);
+                last_col = col;
+            }
         }
         if round > 0 {
             write_row(f, round, &row)?;
@@ -132,7 +144,23 @@ fn write_text_rows(f: &mut fmt::Formatter<'_>, header: &Header) -> fmt::Result {
     Ok(())
 }
 
-fn write_row(f: &mut fmt::Formatter<'_>, round: u32, row: &[Option<AlgebraicMove>]) -> fmt::Result {
+/// One cell of a round: a move, or a free-for-all player's leaving.
+#[derive(Clone, Copy, Debug)]
+enum Cell {
+    Move(AlgebraicMove),
+    Leaving(&'static str),
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cell::Move(m) => write!(f, "{m}"),
+            Cell::Leaving(w) => f.write_str(w),
+        }
+    }
+}
+
+fn write_row(f: &mut fmt::Formatter<'_>, round: u32, row: &[Option<Cell>]) -> fmt::Result {
     write!(f, "{round}")?;
     let used = row.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
     for cell in &row[..used] {
@@ -326,6 +354,13 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
                 if pending.is_none() && game.outcome().is_none() && game.position().turn() == seat {
                     pending = Some((n, col, round, seat));
                 }
+                continue;
+            }
+            if let Some(reason) = parse_leaving(cell) {
+                // A leaving may stand where the seat to move left an empty cell: his move
+                // comes in a later round.
+                pending = None;
+                leave(&mut game, seat, reason, cell).map_err(|k| ReadError::new(n, col, k))?;
                 continue;
             }
             if let Some((pl, pc, round, seat)) = pending {
