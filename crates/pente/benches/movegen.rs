@@ -1,1 +1,2 @@
+//! Move generation benches (filled in below).
 fn main() {}

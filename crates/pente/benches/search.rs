@@ -1,1 +1,2 @@
+//! Search benches (filled in below).
 fn main() {}

@@ -44,11 +44,6 @@ impl Layout {
         }
     }
 
-    /// Cells in use.
-    pub(crate) const fn cells(self) -> usize {
-        (self.size as usize + 2 * PAD) * self.stride + 2 * PAD
-    }
-
     /// The cell of an on-board point.
     #[inline]
     pub(crate) const fn index(self, p: Point) -> usize {
@@ -130,6 +125,12 @@ impl Undo {
     #[must_use]
     pub const fn pairs_captured(self) -> u32 {
         self.capture_dirs.count_ones()
+    }
+
+    /// The capture directions (bit `k`: direction `k` of the layout).
+    #[inline]
+    pub(crate) const fn capture_dirs(self) -> u8 {
+        self.capture_dirs
     }
 }
 
@@ -637,10 +638,5 @@ impl Position {
     #[inline]
     pub(crate) const fn dirs(&self) -> &[isize; 8] {
         &self.dirs
-    }
-
-    #[inline]
-    pub(crate) fn index_of(&self, p: Point) -> usize {
-        self.layout.index(p)
     }
 }

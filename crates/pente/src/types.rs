@@ -403,6 +403,7 @@ impl FromStr for Move {
 /// assert!(!Rules::new(Size::S9).without_tournament_rule().tournament_rule);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Rules {
     /// The board size.
     pub size: Size,
@@ -451,6 +452,8 @@ impl Rules {
 
 /// Why a game was won.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum WinReason {
     /// Five or more stones in an unbroken line.
     Five,
@@ -492,6 +495,8 @@ impl fmt::Display for WinReason {
 
 /// How a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Outcome {
     /// A player won.
     Win {
