@@ -6,6 +6,7 @@ pub mod engine;
 mod game;
 mod perft;
 mod position;
+pub mod protocol;
 pub mod record;
 #[cfg(feature = "serde")]
 mod serde_impls;

@@ -555,8 +555,10 @@ impl SearchPosition {
             let mut d = Vec::new();
             self.defences(&mut d);
             if d.is_empty() {
-                // Lost: any legal move will do.
+                // Lost against best play: block the best-ordered threat anyway (the
+                // opponent may go wrong).
                 self.candidates(&mut scored);
+                scored.sort_unstable_by_key(|&(k, _)| core::cmp::Reverse(k));
                 scored.truncate(1);
             } else {
                 scored.extend(

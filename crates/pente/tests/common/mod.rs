@@ -2,6 +2,8 @@
 //! random games for the property tests.
 #![allow(dead_code)]
 
+pub mod examples;
+
 use pente::{Color, Move, Outcome, Point, Position, Rules, Size, WinReason};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -226,4 +228,40 @@ pub fn random_game(seed: u64, rules: Rules, max_plies: usize) -> (Vec<Move>, Pos
         moves.push(mv);
     }
     (moves, pos)
+}
+
+/// Whether the player to move wins at once with some legal move.
+pub fn wins_at_once(pos: &Position) -> bool {
+    let me = pos.turn();
+    pos.legal_moves().into_iter().any(|m| {
+        let mut next = pos.clone();
+        next.play(m).unwrap();
+        next.outcome().is_some_and(|o| o.winner() == Some(me))
+    })
+}
+
+/// By brute force over every legal move and every reply: the first moves after which the
+/// player to move wins with his next move whatever the reply. `None` when the game is over
+/// or the player to move can win at once.
+pub fn forced_wins_in_three(pos: &Position) -> Option<Vec<Move>> {
+    if pos.is_over() || wins_at_once(pos) {
+        return None;
+    }
+    let mut out = Vec::new();
+    for m in pos.legal_moves() {
+        let mut after = pos.clone();
+        after.play(m).unwrap();
+        if after.is_over() {
+            continue; // a draw by the full board (a win was excluded above)
+        }
+        let forced = after.legal_moves().into_iter().all(|r| {
+            let mut reply = after.clone();
+            reply.play(r).unwrap();
+            !reply.is_over() && wins_at_once(&reply)
+        });
+        if forced {
+            out.push(m);
+        }
+    }
+    Some(out)
 }
