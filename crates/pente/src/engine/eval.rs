@@ -12,8 +12,8 @@ use super::state::SearchPosition;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EvalParams {
     /// Per empty point where the player to move would make a threat, by class (none, two,
-    /// open two or three, two of those, open three, four, open three and three, two open
-    /// threes, four and open three, open four or two fours, five).
+    /// open two or three, two of those, open three, open three and three, two open threes,
+    /// four, four and open three, open four or two fours, five).
     pub attack: [i32; CLASSES],
     /// The same for the opponent's points.
     pub defend: [i32; CLASSES],
@@ -36,8 +36,8 @@ pub struct EvalParams {
 impl Default for EvalParams {
     fn default() -> EvalParams {
         EvalParams {
-            attack: [0, 3, 10, 30, 300, 60, 350, 1200, 2500, 3000, 0],
-            defend: [0, 3, 10, 25, 60, 35, 120, 300, 400, 500, 0],
+            attack: [0, 3, 10, 30, 300, 350, 1200, 60, 2500, 3000, 0],
+            defend: [0, 3, 10, 25, 60, 120, 300, 35, 400, 500, 0],
             captured: [0, 0, 100, 100, 220, 220, 380, 380, 650, 650, 2000],
             capture_now: 60,
             capture_threatened: 40,

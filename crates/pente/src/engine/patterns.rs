@@ -40,19 +40,19 @@ pub(crate) const fn slot(i: i32) -> u32 {
 /// threats (5-6), leaves a capturable pair (7).
 pub(crate) type Info = u8;
 
-#[inline]
+#[cfg(test)]
 pub(crate) const fn level(i: Info) -> Level {
     i & 7
 }
-#[inline]
+#[cfg(test)]
 pub(crate) const fn captures(i: Info) -> u8 {
     (i >> 3) & 3
 }
-#[inline]
+#[cfg(test)]
 pub(crate) const fn capture_threats(i: Info) -> u8 {
     (i >> 5) & 3
 }
-#[inline]
+#[cfg(test)]
 pub(crate) const fn vulnerable(i: Info) -> bool {
     i & 0x80 != 0
 }
@@ -134,14 +134,20 @@ fn level_of(w: &Window, memo: &mut [u8]) -> Level {
     l
 }
 
-/// The table: `[colour][key]`, colour 0 White, 1 Black.
-pub(crate) fn table() -> &'static [[Info; 1 << 16]; 2] {
-    static TABLE: OnceLock<Box<[[Info; 1 << 16]; 2]>> = OnceLock::new();
+/// The table: by key, White's facts in the low byte, Black's in the high byte.
+pub(crate) fn table() -> &'static [u16] {
+    static TABLE: OnceLock<Box<[u16]>> = OnceLock::new();
     TABLE.get_or_init(build)
 }
 
-fn build() -> Box<[[Info; 1 << 16]; 2]> {
-    let mut out = Box::new([[0u8; 1 << 16]; 2]);
+/// The facts of `key` for colour `c` (0 White, 1 Black).
+#[cfg(test)]
+pub(crate) fn info(key: u16, c: usize) -> Info {
+    (table()[usize::from(key)] >> (8 * c)) as u8
+}
+
+fn build() -> Box<[u16]> {
+    let mut out = vec![0u16; 1 << 16].into_boxed_slice();
     let mut memo = vec![0xFFu8; 6561];
     for key in 0..1u32 << 16 {
         // Cell codes by offset -4..=4 (centre excluded).
@@ -187,14 +193,15 @@ fn build() -> Box<[[Info; 1 << 16]; 2]> {
                     }
                 }
             }
-            out[usize::from(colour)][key as usize] =
-                lv | (caps << 3) | (threats << 5) | (u8::from(vuln) << 7);
+            let facts = lv | (caps << 3) | (threats << 5) | (u8::from(vuln) << 7);
+            out[key as usize] |= u16::from(facts) << (8 * colour);
         }
     }
     out
 }
 
-/// Threat classes of a point for one colour, from its four lines, weakest first.
+/// Threat classes of a point for one colour, from its four lines, roughly weakest first;
+/// the classes from [`C_B4`] up make a four or better.
 pub(crate) type Class = u8;
 /// Nothing of note.
 pub(crate) const C_NONE: Class = 0;
@@ -206,12 +213,12 @@ pub(crate) const C_2: Class = 2;
 pub(crate) const C_2X2: Class = 3;
 /// An open three.
 pub(crate) const C_F3: Class = 4;
-/// A four.
-pub(crate) const C_B4: Class = 5;
 /// An open three and a three.
-pub(crate) const C_F3B3: Class = 6;
+pub(crate) const C_F3B3: Class = 5;
 /// Two open threes.
-pub(crate) const C_F3X2: Class = 7;
+pub(crate) const C_F3X2: Class = 6;
+/// A four (this class and all above are the forcing ones).
+pub(crate) const C_B4: Class = 7;
 /// A four and an open three.
 pub(crate) const C_B4F3: Class = 8;
 /// An open four or two fours.
@@ -286,7 +293,7 @@ mod tests {
     }
 
     fn white(line: &str) -> Info {
-        table()[0][key(line)]
+        info(key(line) as u16, 0)
     }
 
     #[test]

@@ -3,10 +3,7 @@
 
 use ploy_search::{SearchGame, Side, Terminal};
 
-use super::patterns::{
-    self, C_B4, C_B4F3, C_F4, C_FIVE, CLASSES, Class, Info, capture_threats, captures, level,
-    vulnerable,
-};
+use super::patterns::{self, C_B4, C_FIVE, CLASSES, Class, Info};
 use crate::position::{EMPTY, Layout, MAX_CELLS, OFF, Position, step, stone};
 use crate::types::{Color, Move, Outcome, Point};
 
@@ -35,20 +32,20 @@ pub struct SearchPosition {
     axes: [usize; 4],
     /// Neighbour codes per cell and axis (see [`patterns`]).
     keys: Box<[[u16; 4]]>,
-    /// Threat class per colour and cell (empty cells only; 0 elsewhere).
-    class: [Box<[Class]>; 2],
-    /// Pairs a stone would capture, per colour and cell.
-    caps: [Box<[u8]>; 2],
-    /// Capture threats a stone would make, per colour and cell.
-    threats: [Box<[u8]>; 2],
-    /// Whether a stone would leave a capturable pair, per colour and cell.
-    vuln: [Box<[bool]>; 2],
+    /// What a stone of each colour would make on each cell (empty cells only; zero and
+    /// stale elsewhere).
+    facts: Box<[Facts]>,
     /// Counts of empty cells per colour and class (class 0 not counted).
     hist: [[u16; CLASSES]; 2],
     /// Counts of empty cells per colour by pairs capturable there (0 not counted).
     cap_hist: [[u16; 9]; 2],
     /// Stones within two steps (king distance), per cell.
     near: Box<[u8]>,
+    /// Empty cells with a stone within two steps.
+    near_cells: Bits,
+    /// Per colour, the empty cells where a stone would make a four or better, capture, or
+    /// threaten a capture.
+    sharp: [Bits; 2],
     /// Plies of the position the search started from.
     root_plies: u16,
     /// Tie-break salt for the ordering (the `--seed`).
@@ -68,13 +65,65 @@ impl PartialEq for SearchPosition {
     fn eq(&self, o: &SearchPosition) -> bool {
         self.pos == o.pos
             && self.board_cells().all(|q| self.keys[q] == o.keys[q])
-            && self.class == o.class
-            && self.caps == o.caps
-            && self.threats == o.threats
-            && self.vuln == o.vuln
+            && self
+                .board_cells()
+                .all(|q| self.facts[q].summary() == o.facts[q].summary())
             && self.hist == o.hist
             && self.cap_hist == o.cap_hist
             && self.near == o.near
+            && self.near_cells == o.near_cells
+            && self.sharp == o.sharp
+    }
+}
+
+/// What stones placed on one empty cell would make: per colour the facts of the four lines
+/// packed (levels 3 bits a line, captures and capture threats 2 bits, vulnerability 1
+/// bit) and their summary.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+struct Facts {
+    info: [[Info; 4]; 2],
+    class: [Class; 2],
+    caps: [u8; 2],
+    threats: [u8; 2],
+    vuln: [bool; 2],
+}
+
+impl Facts {
+    fn summary(&self) -> ([Class; 2], [u8; 2], [u8; 2], [bool; 2]) {
+        (self.class, self.caps, self.threats, self.vuln)
+    }
+}
+
+/// A set of cells.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+struct Bits([u64; MAX_CELLS.div_ceil(64)]);
+
+impl Bits {
+    #[inline]
+    fn set(&mut self, q: usize, on: bool) {
+        let (w, b) = (q / 64, q % 64);
+        if on {
+            self.0[w] |= 1 << b;
+        } else {
+            self.0[w] &= !(1 << b);
+        }
+    }
+
+    /// The cells, in increasing order.
+    #[inline]
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut x = word;
+            core::iter::from_fn(move || {
+                if x == 0 {
+                    None
+                } else {
+                    let b = x.trailing_zeros() as usize;
+                    x &= x - 1;
+                    Some(w * 64 + b)
+                }
+            })
+        })
     }
 }
 
@@ -92,13 +141,12 @@ impl SearchPosition {
             layout,
             axes,
             keys: vec![[0u16; 4]; MAX_CELLS].into_boxed_slice(),
-            class: [vec![0; MAX_CELLS].into(), vec![0; MAX_CELLS].into()],
-            caps: [vec![0; MAX_CELLS].into(), vec![0; MAX_CELLS].into()],
-            threats: [vec![0; MAX_CELLS].into(), vec![0; MAX_CELLS].into()],
-            vuln: [vec![false; MAX_CELLS].into(), vec![false; MAX_CELLS].into()],
+            facts: vec![Facts::default(); MAX_CELLS].into_boxed_slice(),
             hist: [[0; CLASSES]; 2],
             cap_hist: [[0; 9]; 2],
             near: vec![0; MAX_CELLS].into_boxed_slice(),
+            near_cells: Bits::default(),
+            sharp: [Bits::default(); 2],
             root_plies: pos.plies(),
             salt: 0,
             narrowing: None,
@@ -119,7 +167,7 @@ impl SearchPosition {
             }
         }
         for p in s.pos.size().points_iter() {
-            s.refresh(layout.index(p));
+            s.refresh_all(layout.index(p));
         }
         s
     }
@@ -150,91 +198,130 @@ impl SearchPosition {
 
     fn near_add(&mut self, q: usize, delta: i8) {
         let s = self.layout.stride as isize;
+        // The cell itself changed hands (a stone placed or removed).
+        self.near_cells
+            .set(q, self.near[q] > 0 && self.pos.cell(q) == EMPTY);
         for dr in -2..=2isize {
             for dc in -2..=2isize {
                 let j = step(q, dr * s + dc);
-                self.near[j] = self.near[j].wrapping_add_signed(delta);
+                let before = self.near[j];
+                self.near[j] = before.wrapping_add_signed(delta);
+                if (before == 0) != (self.near[j] == 0) {
+                    self.near_cells
+                        .set(j, self.near[j] > 0 && self.pos.cell(j) == EMPTY);
+                }
             }
         }
     }
 
-    /// Recomputes the facts of cell `q` from its keys.
+    /// Sets the summary of colour `c` on cell `q`, keeping the counts.
+    #[inline(always)]
+    fn set_summary(&mut self, q: usize, c: usize, cl: Class, cp: u8, th: u8, vu: bool) {
+        let f = &mut self.facts[q];
+        let old = f.class[c];
+        let oldc = f.caps[c];
+        let was_sharp = old >= C_B4 || oldc > 0 || f.threats[c] > 0;
+        if old != cl {
+            if old != 0 {
+                self.hist[c][usize::from(old)] -= 1;
+            }
+            if cl != 0 {
+                self.hist[c][usize::from(cl)] += 1;
+            }
+            f.class[c] = cl;
+        }
+        if oldc != cp {
+            if oldc != 0 {
+                self.cap_hist[c][usize::from(oldc)] -= 1;
+            }
+            if cp != 0 {
+                self.cap_hist[c][usize::from(cp)] += 1;
+            }
+            f.caps[c] = cp;
+        }
+        f.threats[c] = th;
+        f.vuln[c] = vu;
+        let sharp = cl >= C_B4 || cp > 0 || th > 0;
+        if sharp != was_sharp {
+            self.sharp[c].set(q, sharp);
+        }
+    }
+
+    /// Stores line `k`'s facts `i` for colour `c` of empty cell `q`; recomputes the
+    /// summary if they changed.
     #[inline]
-    fn refresh(&mut self, q: usize) {
+    fn set_line(&mut self, q: usize, c: usize, k: usize, i: Info, classes: &[Class; 4096]) {
+        if self.facts[q].info[c][k] == i {
+            return;
+        }
+        self.facts[q].info[c][k] = i;
+        self.summarise(q, c, classes);
+    }
+
+    /// Recomputes colour `c`'s summary of empty cell `q` from its four lines.
+    #[inline(always)]
+    fn summarise(&mut self, q: usize, c: usize, classes: &[Class; 4096]) {
+        let w = u32::from_le_bytes(self.facts[q].info[c]);
+        // Levels: bits 0-2 of each byte, packed 3 bits a line.
+        let lv = (w & 7) | (w >> 5 & 0o70) | (w >> 10 & 0o700) | (w >> 15 & 0o7000);
+        let cl = classes[lv as usize];
+        // Sums of the four bytes' 2-bit fields (each below 4, so no carries).
+        let cp = (((w >> 3) & 0x0303_0303).wrapping_mul(0x0101_0101) >> 24) as u8;
+        let th = (((w >> 5) & 0x0303_0303).wrapping_mul(0x0101_0101) >> 24) as u8;
+        let vu = w & 0x8080_8080 != 0;
+        self.set_summary(q, c, cl, cp, th, vu);
+    }
+
+    /// Recomputes everything of cell `q` (it became empty or occupied).
+    fn refresh_all(&mut self, q: usize) {
         let cell = self.pos.cell(q);
         if cell == OFF {
             return;
         }
+        if cell != EMPTY {
+            for c in 0..2 {
+                self.set_summary(q, c, 0, 0, 0, false);
+            }
+            return;
+        }
         let table = patterns::table();
         let classes = patterns::class_table();
-        for (c, table) in table.iter().enumerate() {
-            let (cl, cp, th, vu) = if cell == EMPTY {
-                let k = &self.keys[q];
-                let i0: Info = table[usize::from(k[0])];
-                let i1: Info = table[usize::from(k[1])];
-                let i2: Info = table[usize::from(k[2])];
-                let i3: Info = table[usize::from(k[3])];
-                let packed = usize::from(level(i0))
-                    | usize::from(level(i1)) << 3
-                    | usize::from(level(i2)) << 6
-                    | usize::from(level(i3)) << 9;
-                (
-                    classes[packed],
-                    captures(i0) + captures(i1) + captures(i2) + captures(i3),
-                    capture_threats(i0)
-                        + capture_threats(i1)
-                        + capture_threats(i2)
-                        + capture_threats(i3),
-                    vulnerable(i0) | vulnerable(i1) | vulnerable(i2) | vulnerable(i3),
-                )
-            } else {
-                (0, 0, 0, false)
-            };
-            let old = self.class[c][q];
-            if old != cl {
-                if old != 0 {
-                    self.hist[c][usize::from(old)] -= 1;
-                }
-                if cl != 0 {
-                    self.hist[c][usize::from(cl)] += 1;
-                }
-                self.class[c][q] = cl;
+        for c in 0..2 {
+            for k in 0..4 {
+                self.facts[q].info[c][k] = (table[usize::from(self.keys[q][k])] >> (8 * c)) as u8;
             }
-            let oldc = self.caps[c][q];
-            if oldc != cp {
-                if oldc != 0 {
-                    self.cap_hist[c][usize::from(oldc)] -= 1;
-                }
-                if cp != 0 {
-                    self.cap_hist[c][usize::from(cp)] += 1;
-                }
-                self.caps[c][q] = cp;
-            }
-            self.threats[c][q] = th;
-            self.vuln[c][q] = vu;
+            self.summarise(q, c, classes);
         }
+    }
+
+    /// Line `k` of cell `q` changed: recomputes its facts if the cell is empty.
+    #[inline]
+    fn refresh_line(&mut self, q: usize, k: usize, table: &[u16], classes: &[Class; 4096]) {
+        if self.pos.cell(q) != EMPTY {
+            return;
+        }
+        let both = table[usize::from(self.keys[q][k])];
+        self.set_line(q, 0, k, both as u8, classes);
+        self.set_line(q, 1, k, (both >> 8) as u8, classes);
     }
 
     /// The content of cell `p` changed by `x` (old code XOR new code; the board already
     /// holds the new content).
     fn changed(&mut self, p: usize, x: u16) {
+        let table = patterns::table();
+        let classes = patterns::class_table();
         for k in 0..4 {
             let d = self.axes[k];
             for i in 1..=4usize {
                 let below = p - i * d;
                 self.keys[below][k] ^= x << (2 * patterns::slot(i as i32));
+                self.refresh_line(below, k, table, classes);
                 let above = p + i * d;
                 self.keys[above][k] ^= x << (2 * patterns::slot(-(i as i32)));
+                self.refresh_line(above, k, table, classes);
             }
         }
-        for k in 0..4 {
-            let d = self.axes[k];
-            for i in 1..=4usize {
-                self.refresh(p - i * d);
-                self.refresh(p + i * d);
-            }
-        }
-        self.refresh(p);
+        self.refresh_all(p);
     }
 
     fn apply(&mut self, mv: Move, capture_dirs: u8, mover: Color) {
@@ -306,8 +393,8 @@ impl SearchPosition {
     /// Whether a stone of `c` on cell `q` (empty) wins at once.
     #[inline]
     fn wins_at(&self, c: Color, q: usize) -> bool {
-        self.class[c.index()][q] == C_FIVE
-            || self.pos.captures(c) + 2 * self.caps[c.index()][q] >= 10
+        self.facts[q].class[c.index()] == C_FIVE
+            || self.pos.captures(c) + 2 * self.facts[q].caps[c.index()] >= 10
     }
 
     #[inline]
@@ -344,11 +431,11 @@ impl SearchPosition {
             return None;
         }
         let mut capture_win = None;
-        for q in self.board_cells() {
+        for q in self.sharp[c.index()].iter() {
             if self.pos.cell(q) != EMPTY || !self.legal_cell(q) {
                 continue;
             }
-            if self.class[c.index()][q] == C_FIVE {
+            if self.facts[q].class[c.index()] == C_FIVE {
                 return Some(Move(self.point(q)));
             }
             if capture_win.is_none() && self.wins_at(c, q) {
@@ -373,20 +460,24 @@ impl SearchPosition {
         let mut fives = Vec::new();
         let mut their_cap_points = Vec::new();
         let mut candidates = Vec::new();
-        for q in self.board_cells() {
+        let mut cells = self.sharp[them.index()];
+        for (w, x) in cells.0.iter_mut().zip(self.sharp[me.index()].0) {
+            *w |= x;
+        }
+        for q in cells.iter() {
             if self.pos.cell(q) != EMPTY {
                 continue;
             }
-            let five = self.class[them.index()][q] == C_FIVE;
+            let five = self.facts[q].class[them.index()] == C_FIVE;
             if five {
                 fives.push(q);
             }
-            if self.caps[them.index()][q] > 0 {
+            if self.facts[q].caps[them.index()] > 0 {
                 their_cap_points.push(q);
             }
             if five
-                || their_caps + 2 * self.caps[them.index()][q] >= 10
-                || self.caps[me.index()][q] > 0
+                || their_caps + 2 * self.facts[q].caps[them.index()] >= 10
+                || self.facts[q].caps[me.index()] > 0
             {
                 candidates.push(q);
             }
@@ -441,17 +532,17 @@ impl SearchPosition {
     /// The ordering score of a stone of the player to move on empty cell `q`.
     #[inline]
     pub(crate) fn order_score(&self, q: usize) -> i32 {
-        const ATTACK: [i32; CLASSES] = [0, 4, 12, 30, 200, 120, 300, 1200, 4000, 6000, 40000];
-        const DEFEND: [i32; CLASSES] = [0, 2, 8, 20, 150, 60, 200, 900, 2500, 4000, 30000];
+        const ATTACK: [i32; CLASSES] = [0, 4, 12, 30, 200, 300, 1200, 120, 4000, 6000, 40000];
+        const DEFEND: [i32; CLASSES] = [0, 2, 8, 20, 150, 200, 900, 60, 2500, 4000, 30000];
         let me = self.mover().index();
         let them = 1 - me;
         let my_caps = i32::from(self.pos.captures(self.mover()));
-        let mut s =
-            ATTACK[usize::from(self.class[me][q])] + DEFEND[usize::from(self.class[them][q])];
-        s += i32::from(self.caps[me][q]) * (300 + 60 * my_caps);
-        s += i32::from(self.caps[them][q]) * 200;
-        s += i32::from(self.threats[me][q]) * 40;
-        if self.vuln[me][q] {
+        let mut s = ATTACK[usize::from(self.facts[q].class[me])]
+            + DEFEND[usize::from(self.facts[q].class[them])];
+        s += i32::from(self.facts[q].caps[me]) * (300 + 60 * my_caps);
+        s += i32::from(self.facts[q].caps[them]) * 200;
+        s += i32::from(self.facts[q].threats[me]) * 40;
+        if self.facts[q].vuln[me] {
             s -= 60;
         }
         s + i32::from(self.near[q])
@@ -474,10 +565,10 @@ impl SearchPosition {
     #[inline]
     fn forcing(&self, q: usize) -> bool {
         let me = self.mover().index();
-        let cl = self.class[me][q];
-        matches!(cl, C_B4 | C_B4F3 | C_F4 | C_FIVE)
-            || self.caps[me][q] > 0
-            || (self.pos.captures(self.mover()) >= 8 && self.threats[me][q] > 0)
+        let cl = self.facts[q].class[me];
+        cl >= C_B4
+            || self.facts[q].caps[me] > 0
+            || (self.pos.captures(self.mover()) >= 8 && self.facts[q].threats[me] > 0)
     }
 
     fn plies_from_root(&self) -> usize {
@@ -493,8 +584,8 @@ impl SearchPosition {
         if let Some(n) = &self.narrowing {
             self.box_candidates(n.padding, out);
         } else {
-            for q in self.board_cells() {
-                if self.near[q] > 0 && self.legal_cell(q) {
+            for q in self.near_cells.iter() {
+                if self.legal_cell(q) {
                     out.push((self.order_key(q), Move(self.point(q))));
                 }
             }
@@ -600,8 +691,8 @@ impl SearchPosition {
             return;
         }
         let mut scored: Vec<(i64, Move)> = Vec::new();
-        for q in self.board_cells() {
-            if self.near[q] > 0 && self.pos.cell(q) == EMPTY && self.forcing(q) {
+        for q in self.sharp[self.mover().index()].iter() {
+            if self.pos.cell(q) == EMPTY && self.forcing(q) {
                 scored.push((self.order_key(q), Move(self.point(q))));
             }
         }
@@ -617,11 +708,8 @@ impl SearchPosition {
         }
         let me = self.mover().index();
         let mut scored: Vec<(i64, Move)> = Vec::new();
-        for q in self.board_cells() {
-            if self.near[q] > 0
-                && self.pos.cell(q) == EMPTY
-                && (self.forcing(q) || self.threats[me][q] > 0)
-            {
+        for q in self.sharp[me].iter() {
+            if self.pos.cell(q) == EMPTY && (self.forcing(q) || self.facts[q].threats[me] > 0) {
                 scored.push((self.order_key(q), Move(self.point(q))));
             }
         }
