@@ -46,6 +46,10 @@ struct Args {
     /// of the levels).
     #[arg(long)]
     movetime: Option<u64>,
+    /// Fixed nodes per move of a full-strength player instead of a time (repeatable
+    /// comparisons on a busy machine).
+    #[arg(long, conflicts_with = "movetime")]
+    nodes: Option<u64>,
     /// Seed of the openings (and of the engines' choices among equal moves).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -165,6 +169,7 @@ fn play_match(
             let who = usize::from((pos.turn() == Color::White) != a_white);
             let strength = if who == 0 { a } else { b };
             let limits = match strength {
+                Strength::Full if args.nodes.is_some() => Limits::nodes(args.nodes.unwrap_or(1)),
                 Strength::Full => {
                     let ms = args.movetime.unwrap_or_else(|| {
                         let mean = if level_moves == 0 {

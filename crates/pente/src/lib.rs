@@ -3,7 +3,10 @@
 #![forbid(unsafe_code)]
 
 pub mod engine;
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
 mod game;
+pub mod options;
 mod perft;
 mod position;
 pub mod protocol;

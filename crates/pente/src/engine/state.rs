@@ -3,7 +3,7 @@
 
 use ploy_search::{SearchGame, Side, Terminal};
 
-use super::patterns::{self, C_B4, C_FIVE, CLASSES, Class, Info};
+use super::patterns::{self, C_B4, C_F4, C_FIVE, CLASSES, Class, Info};
 use crate::position::{EMPTY, Layout, MAX_CELLS, OFF, Position, step, stone};
 use crate::types::{Color, Move, Outcome, Point};
 
@@ -657,6 +657,10 @@ impl SearchPosition {
                         .map(|m| (self.order_key(self.layout.index(m.point())), m)),
                 );
             }
+        } else if self.narrowing.is_none()
+            && self.hist[self.mover().other().index()][usize::from(C_F4)] > 0
+        {
+            self.answers_to_open_four_threat(&mut scored);
         } else {
             self.candidates(&mut scored);
         }
@@ -672,6 +676,32 @@ impl SearchPosition {
             scored.truncate(usize::from(w.max(1)));
         }
         out.extend(scored.iter().map(|&(_, m)| m));
+    }
+
+    /// The opponent can make an open four (two ways to five) next: the answers worth
+    /// searching are the points where he would make a four or better (the blocks), and
+    /// the player's own fours, captures and capture threats (counter-attacks).
+    fn answers_to_open_four_threat(&self, out: &mut Vec<(i64, Move)>) {
+        let me = self.mover().index();
+        let them = 1 - me;
+        let mut cells = self.sharp[them];
+        for (w, x) in cells.0.iter_mut().zip(self.sharp[me].0) {
+            *w |= x;
+        }
+        for q in cells.iter() {
+            let f = &self.facts[q];
+            if self.pos.cell(q) == EMPTY
+                && (f.class[them] >= C_B4
+                    || f.class[me] >= C_B4
+                    || f.caps[me] > 0
+                    || f.threats[me] > 0)
+            {
+                out.push((self.order_key(q), Move(self.point(q))));
+            }
+        }
+        if out.is_empty() {
+            self.candidates(out);
+        }
     }
 
     /// The forcing moves for quiescence.
