@@ -2,12 +2,14 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod display;
 pub mod engine;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 mod game;
 pub mod options;
 mod perft;
+pub mod piskvork;
 mod position;
 pub mod protocol;
 pub mod record;

@@ -180,6 +180,13 @@ impl Engine {
             Strength::Full => full_strength_config(),
             Strength::Level(_) => ladder_config(),
         };
+        Engine::with_config(strength, config, eval)
+    }
+
+    /// An engine of `strength` with evaluation `eval` and the search configuration
+    /// `config` (for experiments; [`full_strength_config`] is the full strength's).
+    #[must_use]
+    pub fn with_config(strength: Strength, config: Config, eval: Evaluation) -> Engine {
         Engine {
             strength,
             searcher: Searcher::new(config, eval),
