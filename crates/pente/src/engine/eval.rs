@@ -36,7 +36,7 @@ pub struct EvalParams {
 impl Default for EvalParams {
     fn default() -> EvalParams {
         EvalParams {
-            attack: [0, 3, 10, 30, 300, 350, 1200, 60, 2500, 3000, 0],
+            attack: [0, 3, 10, 25, 60, 120, 300, 35, 2500, 3000, 0],
             defend: [0, 3, 10, 25, 60, 120, 300, 35, 400, 500, 0],
             captured: [0, 0, 100, 100, 220, 220, 380, 380, 650, 650, 2000],
             capture_now: 60,

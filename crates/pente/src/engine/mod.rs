@@ -148,11 +148,14 @@ impl fmt::Debug for Engine {
 }
 
 /// The search configuration at full strength: ploy-search's defaults with the game's own
-/// move order instead of the history heuristic.
+/// move order instead of the history heuristic, and alpha-beta with principal variation
+/// search instead of MTD(f) (it won 73 of 120 games against MTD(f) at 20,000 nodes a move:
+/// Pente's evaluation swings with the side to move, which costs MTD(f) re-searches).
 #[must_use]
 pub fn full_strength_config() -> Config {
     Config {
         history: false,
+        driver: ploy_search::Driver::AlphaBeta,
         ..Config::default()
     }
 }
