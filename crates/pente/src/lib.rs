@@ -95,6 +95,7 @@ mod zobrist;
 
 pub use engine::{
     Analysis, DifficultyError, Engine, EvalParams, Evaluation, Level, SearchPosition, Strength,
+    Tuning,
 };
 pub use game::Game;
 pub use perft::perft;

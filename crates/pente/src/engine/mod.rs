@@ -12,7 +12,7 @@ use ploy_search::{Config, Info, Limits, Score, SearchGame, Searcher};
 use thiserror::Error;
 
 pub use eval::{EvalParams, Evaluation};
-pub use state::SearchPosition;
+pub use state::{SearchPosition, Tuning};
 
 use crate::position::Position;
 use crate::types::Move;
@@ -136,6 +136,7 @@ pub struct Engine {
     seed: u64,
     rng: u64,
     threat_nodes: u64,
+    tuning: Tuning,
 }
 
 impl fmt::Debug for Engine {
@@ -196,6 +197,7 @@ impl Engine {
             seed: 0,
             rng: mix64(0),
             threat_nodes: 200_000,
+            tuning: Tuning::default(),
         }
     }
 
@@ -212,6 +214,13 @@ impl Engine {
     #[must_use]
     pub fn with_threat_nodes(mut self, nodes: u64) -> Engine {
         self.threat_nodes = nodes;
+        self
+    }
+
+    /// The same engine with the move generation's knobs `tuning` (full strength only).
+    #[must_use]
+    pub fn with_tuning(mut self, tuning: Tuning) -> Engine {
+        self.tuning = tuning;
         self
     }
 
@@ -232,7 +241,12 @@ impl Engine {
     }
 
     /// Searches `pos` within `limits` and returns the move to play. `observer` sees every
-    /// completed iteration of the main search.
+    /// completed iteration of the main search, or the threat search's proven win.
+    ///
+    /// At full strength the threat search runs first, with at most a quarter of the
+    /// budget; a win it proves is answered at once. A level of the ladder ignores every
+    /// budget but the stop flag. A finished game answers `best_move: None` with the
+    /// result as the score.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -256,14 +270,18 @@ impl Engine {
         let mut g = SearchPosition::new(pos.clone());
         g.set_salt(self.seed);
         g.set_root();
+        g.set_tuning(self.tuning);
         let mut nodes = 0;
         if !pos.is_over() && self.threat_nodes > 0 {
             // The threat search gets a share of the budget.
-            let deadline = limits.hard_time.map(|t| start + t / 4);
+            let share = u64::from(self.tuning.threat_share.min(100));
+            let deadline = limits
+                .hard_time
+                .map(|t| start + t * self.tuning.threat_share.min(100) / 100);
             let budget = ThreatBudget {
-                nodes: limits
-                    .nodes
-                    .map_or(self.threat_nodes, |n| (n / 4).min(self.threat_nodes)),
+                nodes: limits.nodes.map_or(self.threat_nodes, |n| {
+                    (n * share / 100).min(self.threat_nodes)
+                }),
                 deadline,
                 stop: limits.stop.clone(),
             };
@@ -271,6 +289,18 @@ impl Engine {
             let found = ts.solve(&g, 12);
             nodes = ts.nodes;
             if let Some((mv, plies)) = found {
+                let pv = [mv];
+                let time = start.elapsed();
+                observer(&Info {
+                    depth: plies,
+                    score: Score::win_in(plies),
+                    best_move: Some(mv),
+                    pv: &pv,
+                    nodes,
+                    nps: ploy_search::nps(nodes, time),
+                    time,
+                    table_fill: 0,
+                });
                 return Analysis {
                     best_move: Some(mv),
                     score: Score::win_in(plies),

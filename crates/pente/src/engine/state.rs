@@ -7,6 +7,30 @@ use super::patterns::{self, C_B4, C_F4, C_FIVE, CLASSES, Class, Info};
 use crate::position::{EMPTY, Layout, MAX_CELLS, OFF, Position, step, stone};
 use crate::types::{Color, Move, Outcome, Point};
 
+/// Knobs of the full-strength move generation, for experiments (the defaults are the
+/// engine's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Tuning {
+    /// Quiescence searches captures (besides fours and the answers to threats).
+    pub quiescence_captures: bool,
+    /// When the opponent can make an open four next, search only the blocks and the
+    /// counter-threats.
+    pub answer_open_threes: bool,
+    /// Share of a time budget the threat search may use, in percent.
+    pub threat_share: u32,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            quiescence_captures: true,
+            answer_open_threes: true,
+            threat_share: 25,
+        }
+    }
+}
+
 /// Limits of the difficulty ladder: candidate moves inside the stones' bounding box
 /// widened by `padding`, and at ply `i` of the search only the `width[i]` best-ordered
 /// moves (the last entry repeats).
@@ -51,6 +75,7 @@ pub struct SearchPosition {
     /// Tie-break salt for the ordering (the `--seed`).
     salt: u64,
     narrowing: Option<Narrowing>,
+    tuning: Tuning,
 }
 
 impl core::fmt::Debug for SearchPosition {
@@ -150,6 +175,7 @@ impl SearchPosition {
             root_plies: pos.plies(),
             salt: 0,
             narrowing: None,
+            tuning: Tuning::default(),
             pos,
         };
         for p in s.pos.size().points_iter() {
@@ -192,6 +218,11 @@ impl SearchPosition {
 
     pub(crate) fn set_narrowing(&mut self, n: Option<Narrowing>) {
         self.narrowing = n;
+    }
+
+    /// Sets the knobs of the move generation.
+    pub fn set_tuning(&mut self, t: Tuning) {
+        self.tuning = t;
     }
 
     // ----- incremental updates -------------------------------------------------------
@@ -566,9 +597,11 @@ impl SearchPosition {
     fn forcing(&self, q: usize) -> bool {
         let me = self.mover().index();
         let cl = self.facts[q].class[me];
+        let caps = self.pos.captures(self.mover());
         cl >= C_B4
-            || self.facts[q].caps[me] > 0
-            || (self.pos.captures(self.mover()) >= 8 && self.facts[q].threats[me] > 0)
+            || (self.facts[q].caps[me] > 0
+                && (self.tuning.quiescence_captures || caps + 2 * self.facts[q].caps[me] >= 10))
+            || (caps >= 8 && self.facts[q].threats[me] > 0)
     }
 
     fn plies_from_root(&self) -> usize {
@@ -658,6 +691,7 @@ impl SearchPosition {
                 );
             }
         } else if self.narrowing.is_none()
+            && self.tuning.answer_open_threes
             && self.hist[self.mover().other().index()][usize::from(C_F4)] > 0
         {
             self.answers_to_open_four_threat(&mut scored);
