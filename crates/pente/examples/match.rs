@@ -10,8 +10,8 @@
 //! colours swapped. A level of the ladder (`1` to `5`) thinks as long as its depth, padding
 //! and width take; `full` gets per move the mean time the levels in the match have used
 //! so far, and at least `--min-movetime` ms (`--movetime` fixes it instead). The summary
-//! gives wins, losses, draws, the score with a 95 % interval, the mean time per move of
-//! each side, and the games' lengths.
+//! gives wins, losses, draws, the score with a 95 % interval, the mean time and nodes per
+//! move of each side, and the games' lengths.
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -100,6 +100,7 @@ struct Tally {
     draws: u32,
     time: [Duration; 2],
     moves: [u32; 2],
+    nodes: [u64; 2],
     plies: u64,
 }
 
@@ -121,6 +122,10 @@ impl Tally {
 
     fn mean_ms(&self, i: usize) -> f64 {
         self.time[i].as_secs_f64() * 1000.0 / f64::from(self.moves[i].max(1))
+    }
+
+    fn mean_nodes(&self, i: usize) -> u64 {
+        self.nodes[i] / u64::from(self.moves[i].max(1))
     }
 }
 
@@ -188,6 +193,7 @@ fn play_match(
             let used = t.elapsed();
             tally.time[who] += used;
             tally.moves[who] += 1;
+            tally.nodes[who] += analysis.nodes;
             if matches!(strength, Strength::Level(_)) {
                 level_time += used;
                 level_moves += 1;
@@ -227,7 +233,7 @@ fn play_match(
 fn report(name_a: &str, name_b: &str, t: &Tally) {
     let (s, ci) = t.score();
     println!(
-        "{name_a} vs {name_b}: {} games, +{} -{} ={}, score {:.1} % ± {:.1} (Elo {:+.0}, {:+.0} to {:+.0}); mean time per move {:.1} ms vs {:.1} ms; mean length {:.1} plies",
+        "{name_a} vs {name_b}: {} games, +{} -{} ={}, score {:.1} % ± {:.1} (Elo {:+.0}, {:+.0} to {:+.0}); mean time per move {:.1} ms vs {:.1} ms, mean nodes per move {} vs {}; mean length {:.1} plies",
         t.games(),
         t.wins,
         t.losses,
@@ -239,6 +245,8 @@ fn report(name_a: &str, name_b: &str, t: &Tally) {
         elo(s + ci),
         t.mean_ms(0),
         t.mean_ms(1),
+        t.mean_nodes(0),
+        t.mean_nodes(1),
         t.plies as f64 / f64::from(t.games().max(1)),
     );
 }
