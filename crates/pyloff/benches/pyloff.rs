@@ -1,0 +1,2 @@
+//! Benches (written below).
+fn main() {}

@@ -1,0 +1,18 @@
+//! Pyloff: Go with stacking marbles (placeholder docs, written below).
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod error;
+mod geometry;
+mod notation;
+mod position;
+mod rules;
+mod types;
+
+pub use error::{
+    IllegalMove, IllegalMoveReason, OptionsError, ParseMoveError, ParsePositionError, RecordError,
+    SetupError,
+};
+pub use geometry::{Cell, DEFAULT_SIZE, MAX_GRID, MAX_POINTS, MAX_SIZE, MIN_SIZE, Point, pyramid};
+pub use position::{Group, Position, Setup, Undo};
+pub use types::{Move, Options, Outcome, Player, Players, RuleSet, Status};
