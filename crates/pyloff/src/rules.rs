@@ -397,4 +397,83 @@ impl<'a> Rules<'a> {
         s.removed = removed;
         ok
     }
+
+    /// What the evaluation needs of every player's groups, into `out` (indexed by colour
+    /// minus one). Groups are walked in both directions (also under `cut_down`).
+    pub fn survey(&self, o: &[u8], s: &mut Scratch, out: &mut [PlayerSurvey; 4]) {
+        *out = [PlayerSurvey::default(); 4];
+        let n = self.geo.len();
+        let ep = s.next_epoch(n);
+        for x in 0..n as u16 {
+            let c = o[x as usize];
+            if c == 0 {
+                continue;
+            }
+            let info = &self.geo.info[x as usize];
+            let held = info.up.iter().any(|&u| u != NONE && o[u as usize] != 0);
+            let sv = &mut out[usize::from(c) - 1];
+            if held {
+                sv.held += 1;
+            }
+            if info.level > 0 {
+                sv.upper += 1;
+            }
+            if s.mark[x as usize] == ep {
+                continue;
+            }
+            s.mark[x as usize] = ep;
+            // One group: its size, its pieces nothing rests on, its distinct freedoms.
+            let (mut size, mut loose, mut freedoms) = (0u32, 0u32, 0u32);
+            if self.buried(o, x) {
+                size = 1;
+                loose = u32::from(!held);
+            } else {
+                s.stack.clear();
+                s.stack.push(x);
+                while let Some(y) = s.stack.pop() {
+                    size += 1;
+                    let yi = &self.geo.info[y as usize];
+                    if !yi.up.iter().any(|&u| u != NONE && o[u as usize] != 0) {
+                        loose += 1;
+                    }
+                    for q in self.freedoms_of(o, y) {
+                        if s.fmark[q as usize] != ep {
+                            s.fmark[q as usize] = ep;
+                            freedoms += 1;
+                        }
+                    }
+                    self.push_links(o, y, c, true, s, ep);
+                }
+            }
+            let sv = &mut out[usize::from(c) - 1];
+            match freedoms {
+                0 => sv.dead_loose += loose,
+                1 => sv.atari += size,
+                2 => sv.two += size,
+                _ => {}
+            }
+            sv.freedoms += freedoms.min(4);
+            sv.groups += 1;
+        }
+    }
+}
+
+/// Per-player counts for the evaluation ([`Rules::survey`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PlayerSurvey {
+    /// Pieces of groups without a freedom that nothing rests on (the next capture removes
+    /// them).
+    pub dead_loose: u32,
+    /// Pieces of groups with exactly one freedom.
+    pub atari: u32,
+    /// Pieces of groups with exactly two freedoms.
+    pub two: u32,
+    /// Pieces with a piece resting on them (not removable while it stays).
+    pub held: u32,
+    /// Pieces above the board.
+    pub upper: u32,
+    /// Freedoms of the groups, at most four counted per group.
+    pub freedoms: u32,
+    /// Groups.
+    pub groups: u32,
 }
