@@ -25,6 +25,10 @@ struct Args {
     /// Number of players.
     #[arg(long, default_value_t = 2)]
     players: u8,
+    /// Instead: play one game per rule set, engine against engine at this many nodes a
+    /// move, up to the move cap (the whole game's speed, late phases included).
+    #[arg(long)]
+    game_nodes: Option<u64>,
 }
 
 fn mix(mut z: u64) -> u64 {
@@ -34,8 +38,45 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+fn play_games(args: &Args, nodes: u64) {
+    let (mut total_nodes, mut total_time) = (0u64, 0f64);
+    for rules in RuleSet::ALL {
+        let options = Options::new(args.size, args.players, rules).unwrap_or_else(|e| {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        });
+        let mut game = Game::new(options);
+        let mut engine = Engine::new();
+        let (mut n, mut t) = (0u64, 0f64);
+        while !game.position().is_over() && (game.moves().len() as u32) < options.move_cap() {
+            let start = Instant::now();
+            let r = engine.search(&game, &Limits::nodes(nodes));
+            t += start.elapsed().as_secs_f64();
+            n += r.nodes;
+            game.play(r.best_move.expect("a move"))
+                .expect("a legal move");
+        }
+        println!(
+            "{rules:<12} {} moves, scores {:?}: {n} nodes, {t:.2} s, {:.0} knps",
+            game.moves().len(),
+            game.position().scores(),
+            n as f64 / t / 1000.0
+        );
+        total_nodes += n;
+        total_time += t;
+    }
+    println!(
+        "total {total_nodes} nodes, {total_time:.2} s, {:.0} knps",
+        total_nodes as f64 / total_time / 1000.0
+    );
+}
+
 fn main() {
     let args = Args::parse();
+    if let Some(nodes) = args.game_nodes {
+        play_games(&args, nodes);
+        return;
+    }
     let mut total_nodes = 0u64;
     let mut total_time = 0f64;
     for rules in RuleSet::ALL {

@@ -248,7 +248,8 @@ impl Evaluation {
     pub fn values(&self, pos: &Position) -> [i32; 4] {
         let mut survey = [PlayerSurvey::default(); 4];
         let r = pos.rules_ref();
-        with_scratch(|s| r.survey(pos.owners(), s, &mut survey));
+        let key = pos.board_key();
+        with_scratch(|s| r.survey(pos.owners(), key, s, &mut survey));
         let mut out = [0; 4];
         let mover = pos.to_move();
         for p in pos.options().player_list() {

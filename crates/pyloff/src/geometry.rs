@@ -198,6 +198,8 @@ pub(crate) struct PointInfo {
     pub up: [u16; 4],
     /// The point two levels up in the same cell, whose piece buries this one.
     pub burier: u16,
+    /// The point two levels down in the same cell, which a piece here buries.
+    pub buries: u16,
 }
 
 /// The precomputed tables of a board size: points are numbered level by level, row by
@@ -317,6 +319,7 @@ impl Geometry {
                     };
                     let up = [at(1, -1, -1), at(1, 0, -1), at(1, -1, 0), at(1, 0, 0)];
                     let burier = at(2, -1, -1);
+                    let buries = at(-2, 1, 1);
                     geo.info.push(PointInfo {
                         level: k as u8,
                         nbr,
@@ -324,6 +327,7 @@ impl Geometry {
                         sup,
                         up,
                         burier,
+                        buries,
                     });
                     let cell = Point::new(k as u8, i as u8, j as u8).cell();
                     geo.point_cell.push(cell);

@@ -166,6 +166,16 @@ impl Position {
         &self.owner
     }
 
+    /// The hash of the pieces alone (the key of the analysis cache).
+    #[inline]
+    pub(crate) fn board_key(&self) -> u64 {
+        let mut h = self.hash ^ turn_key(self.to_move);
+        if self.swap_allowed() {
+            h ^= KEYS[SWAP_KEY];
+        }
+        h
+    }
+
     /// The hash recomputed from scratch (equals [`Position::hash`]).
     #[must_use]
     pub fn compute_hash(&self) -> u64 {
@@ -273,14 +283,14 @@ impl Position {
         let x = self.geo.index(p);
         let r = self.rules_ref();
         with_scratch(|s| {
-            r.group(&self.owner, x, s);
-            let mut pieces: Vec<Point> = s.members.iter().map(|&y| self.geo.point(y)).collect();
-            let mut freedoms: Vec<Point> = s
-                .members
-                .iter()
-                .flat_map(|&y| r.freedoms_of(&self.owner, y))
-                .map(|q| self.geo.point(q))
-                .collect();
+            r.group(&self.owner, x, &mut s.w);
+            let mut pieces: Vec<Point> = s.w.members.iter().map(|&y| self.geo.point(y)).collect();
+            let mut freedoms: Vec<Point> =
+                s.w.members
+                    .iter()
+                    .flat_map(|&y| r.freedoms_of(&self.owner, y))
+                    .map(|q| self.geo.point(q))
+                    .collect();
             pieces.sort_unstable();
             freedoms.sort_unstable();
             freedoms.dedup();
@@ -302,7 +312,7 @@ impl Position {
             return false;
         }
         let r = self.rules_ref();
-        with_scratch(|s| r.alive(&self.owner, self.geo.index(p), s))
+        with_scratch(|s| r.alive(&self.owner, self.geo.index(p), &mut s.w))
     }
 
     /// The number of pieces of `player` on the board, every level, buried or not.
@@ -381,7 +391,6 @@ impl Position {
     }
 
     fn has_placement_with(&self, c: u8, s: &mut Scratch) -> bool {
-        let r = self.rules_ref();
         // Common case first: an empty board point with an empty neighbour is legal for all.
         let board = self.geo.level_start[1] as usize;
         let free = (0..board).any(|x| {
@@ -394,10 +403,47 @@ impl Position {
         if free {
             return true;
         }
-        (0..self.geo.cells.len()).any(|slot| {
-            self.lowest_empty_slot(slot)
-                .is_some_and(|x| r.valid(&self.owner, x) && r.legal_placement(&self.owner, x, c, s))
-        })
+        // Then the cells whose legality needs no trial, then the trials.
+        let r = self.rules_ref();
+        let slot = r.analyse(&self.owner, self.board_key(), s);
+        let (an, w) = s.split(slot);
+        let candidates = (0..self.geo.cells.len())
+            .filter_map(|slot| self.lowest_empty_slot(slot))
+            .filter(|&x| r.valid(&self.owner, x));
+        if candidates
+            .clone()
+            .any(|x| r.surely_legal(&self.owner, x, c) || r.quick_legal(&self.owner, an, x, c))
+        {
+            return true;
+        }
+        candidates
+            .into_iter()
+            .any(|x| r.legal_with(&self.owner, an, x, c, w))
+    }
+
+    /// Calls `f(slot, point)` for each legal placement of `c` by slot order until it returns
+    /// `true`; returns whether it did.
+    fn placements(&self, c: u8, s: &mut Scratch, mut f: impl FnMut(usize, u16) -> bool) -> bool {
+        let r = self.rules_ref();
+        let key = self.board_key();
+        let mut analysed = None;
+        for slot in 0..self.geo.cells.len() {
+            let Some(x) = self.lowest_empty_slot(slot) else {
+                continue;
+            };
+            if !r.valid(&self.owner, x) {
+                continue;
+            }
+            let legal = r.surely_legal(&self.owner, x, c) || {
+                let slot = *analysed.get_or_insert_with(|| r.analyse(&self.owner, key, s));
+                let (an, w) = s.split(slot);
+                r.legal_with(&self.owner, an, x, c, w)
+            };
+            if legal && f(slot, x) {
+                return true;
+            }
+        }
+        false
     }
 
     fn compute_status(&self) -> Status {
@@ -433,15 +479,11 @@ impl Position {
             Status::MustPass => moves.push(Move::Pass),
             Status::Place => {
                 let c = self.to_move.number();
-                let r = self.rules_ref();
                 with_scratch(|s| {
-                    for (slot, &cell) in self.geo.cells.iter().enumerate() {
-                        if let Some(x) = self.lowest_empty_slot(slot) {
-                            if r.valid(&self.owner, x) && r.legal_placement(&self.owner, x, c, s) {
-                                moves.push(Move::Place(cell));
-                            }
-                        }
-                    }
+                    self.placements(c, s, |slot, _| {
+                        moves.push(Move::Place(self.geo.cells[slot]));
+                        false
+                    })
                 });
                 if self.swap_allowed() {
                     moves.push(Move::Swap);
@@ -497,7 +539,10 @@ impl Position {
                 }
                 let x = self.target(cell)?;
                 let r = self.rules_ref();
-                if with_scratch(|s| r.legal_placement(&self.owner, x, self.to_move.number(), s)) {
+                let key = self.board_key();
+                if with_scratch(|s| {
+                    r.legal_placement(&self.owner, key, x, self.to_move.number(), s)
+                }) {
                     Ok(())
                 } else {
                     Err(IllegalMoveReason::Suicide)
@@ -552,9 +597,10 @@ impl Position {
                 let x = self.target(cell).map_err(err)?;
                 let c = self.to_move.number();
                 let r = self.rules_ref();
+                let key = self.board_key();
                 let ok = with_scratch(|s| {
                     let log_len = self.log.len();
-                    let alive = r.place(&mut self.owner, x, c, s, &mut self.log);
+                    let alive = r.place(&mut self.owner, key, x, c, s, &mut self.log);
                     if !alive {
                         // Put back what the trial removed, and take the piece away.
                         while self.log.len() > log_len {
