@@ -14,6 +14,8 @@
 //!   other player is largest (captures count), ties broken at random (seeded);
 //! - `depth2`: the same engine limited to depth 2.
 //!
+//! Both engines know the move cap (a position at the cap is final for their search).
+//!
 //! Games go in pairs from seeded openings of `--opening-plies` random moves (default 2):
 //! each opening is played with the bot in each seat in turn (colours swapped), so
 //! `--games` should be a multiple of the number of players. A game that reaches the move
@@ -165,7 +167,14 @@ fn main() {
             game.play(mv).expect("a legal move");
         }
         let mut bot_engine = Engine::new();
-        let mut opponents: Vec<Engine> = (0..players).map(|_| Engine::new()).collect();
+        bot_engine.set_move_cap(Some(cap));
+        let mut opponents: Vec<Engine> = (0..players)
+            .map(|_| {
+                let mut e = Engine::new();
+                e.set_move_cap(Some(cap));
+                e
+            })
+            .collect();
         let mut rng = mix(seed ^ 0xABCD ^ u64::from(n));
         while !game.position().is_over() && (game.moves().len() as u32) < cap {
             let pos = game.position();

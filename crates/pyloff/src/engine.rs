@@ -57,6 +57,7 @@ const ROOT_KEYS: [u64; 4] = [
 pub struct SearchPosition {
     pos: Position,
     root: Option<Player>,
+    cap: Option<u32>,
 }
 
 impl SearchPosition {
@@ -65,7 +66,26 @@ impl SearchPosition {
     #[must_use]
     pub fn new(pos: Position) -> SearchPosition {
         let root = (pos.players() > 2).then(|| pos.to_move());
-        SearchPosition { pos, root }
+        SearchPosition {
+            pos,
+            root,
+            cap: None,
+        }
+    }
+
+    /// The same, for a game stopped after `cap` moves and decided by the score then (the
+    /// match programs' rule; the game's rules have no cap): a position with `cap` moves
+    /// made is final for the search.
+    #[must_use]
+    pub fn with_move_cap(mut self, cap: Option<u32>) -> SearchPosition {
+        self.cap = cap;
+        self
+    }
+
+    /// Whether the search treats the position as final: the game is over, or the move cap
+    /// is reached.
+    fn is_final(&self) -> bool {
+        self.pos.status() == Status::Over || self.cap.is_some_and(|c| self.pos.plies() >= c)
     }
 
     /// The position.
@@ -113,7 +133,7 @@ impl SearchGame for SearchPosition {
     }
 
     fn terminal(&self) -> Option<Terminal> {
-        if self.pos.status() != Status::Over {
+        if !self.is_final() {
             return None;
         }
         let outcome = Outcome::from_scores(self.pos.scores());
@@ -137,7 +157,9 @@ impl SearchGame for SearchPosition {
 
     #[inline]
     fn generate(&self, moves: &mut Vec<Move>) {
-        self.pos.generate(moves);
+        if !self.is_final() {
+            self.pos.generate(moves);
+        }
     }
 
     #[inline]
@@ -145,7 +167,7 @@ impl SearchGame for SearchPosition {
 
     #[inline]
     fn is_legal(&self, mv: Move) -> bool {
-        self.pos.is_legal(mv)
+        !self.is_final() && self.pos.is_legal(mv)
     }
 
     #[inline]
@@ -293,6 +315,7 @@ impl Evaluator<SearchPosition> for Evaluation {
 /// ```
 pub struct Engine {
     searcher: Searcher<SearchPosition, Evaluation>,
+    cap: Option<u32>,
 }
 
 impl Default for Engine {
@@ -313,7 +336,14 @@ impl Engine {
     pub fn with(config: Config, eval: Evaluation) -> Engine {
         Engine {
             searcher: Searcher::new(config, eval),
+            cap: None,
         }
+    }
+
+    /// Plays for a game stopped after `cap` moves and decided by the score then (as the
+    /// match programs do; `None`, the default, is the game's own rules, which have no cap).
+    pub fn set_move_cap(&mut self, cap: Option<u32>) {
+        self.cap = cap;
     }
 
     /// Forgets the table, killer moves and history.
@@ -339,7 +369,7 @@ impl Engine {
         limits: &Limits,
         observer: impl FnMut(&Info<'_, Move>),
     ) -> SearchResult<Move> {
-        let g = SearchPosition::new(game.position().clone());
+        let g = SearchPosition::new(game.position().clone()).with_move_cap(self.cap);
         let history = g.history(game);
         self.searcher.search(&g, &history, limits, observer)
     }
