@@ -32,7 +32,7 @@ use ploy_search::{
 use crate::position::{Position, Undo};
 use crate::record::Game;
 use crate::rules::{PlayerSurvey, with_scratch};
-use crate::types::{Move, Outcome, Player, Status};
+use crate::types::{Move, Outcome, Player, RuleSet, Status};
 
 /// Keys mixed into the hash of a paranoid search, one per root player.
 const ROOT_KEYS: [u64; 4] = [
@@ -223,6 +223,13 @@ pub struct EvalParams {
     pub freedom: i32,
     /// Being the player to move.
     pub tempo: i32,
+    /// The race of spare moves (no voluntary pass): the player who first runs out of safe
+    /// placements while he still has legal ones must put a group in atari. Percent of his
+    /// smallest group's pieces counted lost, when that comes within
+    /// [`EvalParams::race_horizon`] plies (scaled down linearly with the distance).
+    pub race: i32,
+    /// Plies ahead the race is looked at.
+    pub race_horizon: i32,
 }
 
 impl Default for EvalParams {
@@ -237,21 +244,44 @@ impl Default for EvalParams {
             upper: 6,
             freedom: 4,
             tempo: 10,
+            race: 60,
+            race_horizon: 40,
         }
     }
 }
 
-/// The evaluation (see the module docs).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The evaluation (see the module docs): weights for each rule set.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evaluation {
-    /// The weights.
-    pub params: EvalParams,
+    /// The weights under each rule set, indexed like [`RuleSet::ALL`].
+    pub params: [EvalParams; 3],
+}
+
+impl Default for Evaluation {
+    /// The default weights; the race term only under the default rules (where games
+    /// rarely end and cycles of captures decide; under the other two rule sets it lost
+    /// its matches).
+    fn default() -> Evaluation {
+        let with_race = EvalParams::default();
+        let without = EvalParams {
+            race: 0,
+            ..EvalParams::default()
+        };
+        Evaluation {
+            params: [with_race, without, without],
+        }
+    }
 }
 
 impl Evaluation {
+    /// The weights for `rules`.
+    #[must_use]
+    pub fn params(&self, rules: RuleSet) -> &EvalParams {
+        &self.params[RuleSet::ALL.iter().position(|&r| r == rules).unwrap_or(0)]
+    }
+
     /// The strength of `player`'s position (`to_move` moves next).
-    fn player_value(&self, sv: &PlayerSurvey, pieces: u32, mover: bool) -> i32 {
-        let p = &self.params;
+    fn player_value(&self, p: &EvalParams, sv: &PlayerSurvey, pieces: u32, mover: bool) -> i32 {
         let mut v = p.piece * pieces as i32
             + p.held * sv.held as i32
             + p.upper * sv.upper as i32
@@ -265,26 +295,71 @@ impl Evaluation {
         v
     }
 
-    /// Each player's value in `pos`, by player index.
+    /// Each player's value in `pos`, by player index (`cap`: the move cap the search
+    /// plays for, if any).
     #[must_use]
-    pub fn values(&self, pos: &Position) -> [i32; 4] {
+    pub fn values(&self, pos: &Position, cap: Option<u32>) -> [i32; 4] {
         let mut survey = [PlayerSurvey::default(); 4];
         let r = pos.rules_ref();
         let key = pos.board_key();
         with_scratch(|s| r.survey(pos.owners(), key, s, &mut survey));
         let mut out = [0; 4];
         let mover = pos.to_move();
+        let params = self.params(pos.rules());
         for p in pos.options().player_list() {
-            out[p.index()] = self.player_value(&survey[p.index()], pos.score(p), p == mover);
+            out[p.index()] =
+                self.player_value(params, &survey[p.index()], pos.score(p), p == mover);
+        }
+        if pos.players() == 2 && params.race != 0 {
+            Self::race(params, pos, cap, &survey, &mut out);
         }
         out
+    }
+
+    /// The race of spare moves between two players (see [`EvalParams::race`]).
+    fn race(
+        p: &EvalParams,
+        pos: &Position,
+        cap: Option<u32>,
+        survey: &[PlayerSurvey; 4],
+        out: &mut [i32; 4],
+    ) {
+        let m = pos.to_move().index();
+        let o = 1 - m;
+        // A player without a live placement passes: he never runs out.
+        let spare = |i: usize| {
+            if survey[i].live_moves == 0 {
+                u32::MAX
+            } else {
+                survey[i].safe_moves
+            }
+        };
+        let (sm, so) = (spare(m), spare(o));
+        if sm == u32::MAX && so == u32::MAX {
+            return;
+        }
+        // The mover moves first: on equal spare moves he runs out first.
+        let (x, plies) = if sm <= so {
+            (m, 2 * sm)
+        } else {
+            (o, 2 * so + 1)
+        };
+        let plies = plies as i32;
+        if plies >= p.race_horizon {
+            return;
+        }
+        if cap.is_some_and(|c| pos.plies() as i64 + i64::from(plies) >= i64::from(c)) {
+            return;
+        }
+        let loss = survey[x].smallest as i32 * p.piece * p.race / 100;
+        out[x] -= loss * (p.race_horizon - plies) / p.race_horizon;
     }
 }
 
 impl Evaluator<SearchPosition> for Evaluation {
     fn evaluate(&self, g: &SearchPosition) -> i32 {
         let pos = &g.pos;
-        let values = self.values(pos);
+        let values = self.values(pos, g.cap);
         let players = usize::from(pos.players());
         let mover = pos.to_move();
         match g.root {

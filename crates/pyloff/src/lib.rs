@@ -6,6 +6,8 @@ pub use ploy_search::{Config, Limits, Score, SearchResult};
 
 mod engine;
 mod error;
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
 mod geometry;
 mod notation;
 mod position;

@@ -1104,8 +1104,52 @@ impl<'a> Rules<'a> {
                     _ => {}
                 }
             }
+            if g.alive && !g.buried {
+                sv.smallest = if sv.groups == 0 {
+                    u32::from(g.size)
+                } else {
+                    sv.smallest.min(u32::from(g.size))
+                };
+                sv.groups += 1;
+            }
             sv.freedoms += u32::from(g.freedoms.min(4));
-            sv.groups += 1;
+        }
+        // Each player's placements that keep their piece alive (captures aside), and
+        // those that leave it at least two freedoms (safe: no self-atari).
+        for points in &self.geo.slot_points {
+            let Some(&x) = points.iter().find(|&&x| o[x as usize] == 0) else {
+                continue;
+            };
+            if !self.valid(o, x) {
+                continue;
+            }
+            let info = &self.geo.info[x as usize];
+            let own = self.freedoms_of(o, x).count() as u32;
+            for c in 1..=4u8 {
+                let (mut best, mut held) = (0u32, false);
+                let mut any_linked = false;
+                let down = self.rules != RuleSet::CutDown;
+                for (n, &q) in info.nbr.iter().chain(&info.sup).enumerate() {
+                    if q == NONE || o[q as usize] != c || (n >= 4 && !down) {
+                        continue;
+                    }
+                    any_linked = true;
+                    let gi = &an.groups[an.group[q as usize] as usize];
+                    held |= gi.held;
+                    let lost = u32::from(n < 4 && self.freedom_point(o, x));
+                    best = best.max(u32::from(gi.freedoms).saturating_sub(lost));
+                }
+                if !any_linked && own == 0 {
+                    continue;
+                }
+                let sv = &mut out[usize::from(c) - 1];
+                if held || own + best >= 1 {
+                    sv.live_moves += 1;
+                }
+                if held || own + best >= 2 {
+                    sv.safe_moves += 1;
+                }
+            }
         }
     }
 }
@@ -1125,6 +1169,12 @@ pub(crate) struct PlayerSurvey {
     pub upper: u32,
     /// Freedoms of the groups, at most four counted per group.
     pub freedoms: u32,
-    /// Groups.
+    /// Living groups (buried pieces left out).
     pub groups: u32,
+    /// The size of the smallest living group (0 without one).
+    pub smallest: u32,
+    /// Placements after which the piece lives (captures aside).
+    pub live_moves: u32,
+    /// Placements after which the piece's group keeps two freedoms.
+    pub safe_moves: u32,
 }
