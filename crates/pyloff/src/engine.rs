@@ -302,15 +302,16 @@ impl Evaluation {
         let mut survey = [PlayerSurvey::default(); 4];
         let r = pos.rules_ref();
         let key = pos.board_key();
-        with_scratch(|s| r.survey(pos.owners(), key, s, &mut survey));
+        let params = self.params(pos.rules());
+        let race = pos.players() == 2 && params.race != 0;
+        with_scratch(|s| r.survey(pos.owners(), key, pos.players(), race, s, &mut survey));
         let mut out = [0; 4];
         let mover = pos.to_move();
-        let params = self.params(pos.rules());
         for p in pos.options().player_list() {
             out[p.index()] =
                 self.player_value(params, &survey[p.index()], pos.score(p), p == mover);
         }
-        if pos.players() == 2 && params.race != 0 {
+        if race {
             Self::race(params, pos, cap, &survey, &mut out);
         }
         out

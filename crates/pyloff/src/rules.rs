@@ -1076,7 +1076,18 @@ impl<'a> Rules<'a> {
 
     /// What the evaluation needs of every player's groups (the analysis's groups), into
     /// `out` (indexed by colour minus one).
-    pub fn survey(&self, o: &[u8], key: u64, s: &mut Scratch, out: &mut [PlayerSurvey; 4]) {
+    /// With `moves`, also each of the first `players` colours' placements that live and
+    /// that are safe (the race of spare moves).
+    #[allow(clippy::too_many_arguments)]
+    pub fn survey(
+        &self,
+        o: &[u8],
+        key: u64,
+        players: u8,
+        moves: bool,
+        s: &mut Scratch,
+        out: &mut [PlayerSurvey; 4],
+    ) {
         *out = [PlayerSurvey::default(); 4];
         let slot = self.analyse(o, key, s);
         let an = &s.cache[slot];
@@ -1114,6 +1125,9 @@ impl<'a> Rules<'a> {
             }
             sv.freedoms += u32::from(g.freedoms.min(4));
         }
+        if !moves {
+            return;
+        }
         // Each player's placements that keep their piece alive (captures aside), and
         // those that leave it at least two freedoms (safe: no self-atari).
         for points in &self.geo.slot_points {
@@ -1125,7 +1139,7 @@ impl<'a> Rules<'a> {
             }
             let info = &self.geo.info[x as usize];
             let own = self.freedoms_of(o, x).count() as u32;
-            for c in 1..=4u8 {
+            for c in 1..=players {
                 let (mut best, mut held) = (0u32, false);
                 let mut any_linked = false;
                 let down = self.rules != RuleSet::CutDown;
