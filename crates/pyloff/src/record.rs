@@ -188,6 +188,8 @@ impl Game {
 
 /// How a recorded game stands.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum RecordResult {
     /// The game goes on.
     Ongoing,
@@ -220,6 +222,7 @@ impl fmt::Display for RecordResult {
 /// assert_eq!(record.replay().unwrap(), game);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Record {
     /// The options.
     pub options: Options,

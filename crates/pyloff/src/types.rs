@@ -94,7 +94,23 @@ impl From<Player> for u8 {
 /// assert_eq!(w.to_string(), "1 3");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(from = "Vec<Player>", into = "Vec<Player>"))]
 pub struct Players(u8);
+
+#[cfg(feature = "serde")]
+impl From<Vec<Player>> for Players {
+    fn from(v: Vec<Player>) -> Players {
+        v.into_iter().fold(Players::EMPTY, Players::with)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<Players> for Vec<Player> {
+    fn from(p: Players) -> Vec<Player> {
+        p.iter().collect()
+    }
+}
 
 impl Players {
     /// Nobody.
@@ -471,6 +487,8 @@ mod serde_text {
 
 /// How a finished game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Outcome {
     /// The players with the highest score (several when they tie).
     Win(Players),
@@ -518,6 +536,8 @@ impl fmt::Display for Outcome {
 
 /// What the player to move may do.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Status {
     /// He has a legal placement.
     Place,

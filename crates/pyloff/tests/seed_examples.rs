@@ -191,3 +191,22 @@ fn cut_down_captures_an_upper_piece_alone() {
         assert_eq!(pos.score(Player::TWO), 6, "{rules}");
     }
 }
+
+#[cfg(feature = "serde")]
+#[test]
+fn serde_round_trips() {
+    let game = pyloff::Game::from_moves(Options::default(), "c3 swap e5").unwrap();
+    let record = game.record();
+    let json = serde_json::to_string(&record).unwrap();
+    assert!(json.contains("\"c3\""), "{json}");
+    let back: pyloff::Record = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, record);
+    let bad = json.replace("\"size\":6", "\"size\":14");
+    assert!(serde_json::from_str::<pyloff::Record>(&bad).is_err());
+    let outcome = pyloff::Outcome::Win(pyloff::Players::EMPTY.with(Player::ONE));
+    let text = serde_json::to_string(&outcome).unwrap();
+    assert_eq!(
+        serde_json::from_str::<pyloff::Outcome>(&text).unwrap(),
+        outcome
+    );
+}
