@@ -34,6 +34,15 @@ use crate::record::Game;
 use crate::rules::{PlayerSurvey, with_scratch};
 use crate::types::{Move, Outcome, Player, RuleSet, Status};
 
+/// The most legal moves of a position: one a cell that holds points (`n²` cells of even
+/// parity, `(n-1)²` of odd parity; the other cells of the `(2n-1)²` grid hold no point) and
+/// the swap: 314 on the largest board, within the search's scratch arrays.
+const MOST_MOVES: usize = {
+    let n = crate::geometry::MAX_SIZE as usize;
+    n * n + (n - 1) * (n - 1) + 1
+};
+const _: () = assert!(MOST_MOVES <= ploy_search::MAX_MOVES);
+
 /// Keys mixed into the hash of a paranoid search, one per root player.
 const ROOT_KEYS: [u64; 4] = [
     0x2F9A_61C4_8E07_D35B,
