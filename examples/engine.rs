@@ -16,17 +16,12 @@
 //! bestmove e7-e6-0
 //! quit
 //! ```
+//!
+//! The same program is `ploy engine`.
 
-use std::io::{self, BufReader};
-use std::process::ExitCode;
+use clap::Parser;
+use ploy::cli::engine::{EngineArgs, run};
 
-fn main() -> ExitCode {
-    let input = BufReader::new(io::stdin());
-    match ploy::engine::run_protocol(input, io::stdout()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("engine: reading standard input: {e}");
-            ExitCode::FAILURE
-        }
-    }
+fn main() -> std::process::ExitCode {
+    ploy::cli::finish(run(&EngineArgs::parse()))
 }

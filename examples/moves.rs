@@ -17,44 +17,21 @@
 //!
 //! with the outcome `ongoing`, `draw`, `b` or `w` (two players) or the winning seat letters
 //! in turn order (four players: `g`, `r`, `y`, `b`, or a team such as `gy`), or
-//! `error: <message>`. The university rules apply unless `--draw-rules` asks for the
-//! standard draw rules (the moves are then played as a game); `--single-step`, `--relaxed`,
-//! `--plays-on` and `--bare-commander-removed` choose those rule options;
-//! `--algebraic` writes the legal moves in Tensi's notation (and reads the moves to play as
-//! algebraic text, which includes every university move string). Any input line gives one
-//! answer line, never a panic; line endings `\n` and `\r\n` are stripped, and the bytes need
-//! not be UTF-8.
+//! `error: <message>`. The university rules apply unless `--draw-rules` (also spelt
+//! `--standard`) asks for the standard draw rules (the moves are then played as a game);
+//! `--single-step`, `--relaxed`, `--plays-on`, `--bare-commander-removed` and the other rule
+//! options of `--help` choose those rules; `--algebraic` writes the legal moves in Tensi's
+//! notation (and reads the moves to play as algebraic text, which includes every university
+//! move string). Any input line gives one answer line, never a panic; line endings `\n` and
+//! `\r\n` are stripped, the bytes need not be UTF-8, and a line longer than 1 MiB is
+//! answered with an error.
 //!
-//! The logic lives in `ploy_notation::protocol`, where it is tested and fuzzed.
+//! The same program is `ploy moves`; the code is `ploy::cli::moves` over the line protocol
+//! of `ploy_notation::protocol`, where it is tested and fuzzed.
 
-use std::io::{BufRead, Write};
-use std::process::ExitCode;
+use clap::Parser;
+use ploy::cli::moves::{MovesArgs, run};
 
-use ploy_notation::protocol::{MovesOptions, moves_line};
-
-fn main() -> ExitCode {
-    let opts = match MovesOptions::from_args(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let stdin = std::io::stdin().lock();
-    let mut stdout = std::io::stdout().lock();
-    for line in stdin.split(b'\n') {
-        let Ok(mut line) = line else {
-            eprintln!("error: cannot read standard input");
-            return ExitCode::FAILURE;
-        };
-        if line.last() == Some(&b'\r') {
-            line.pop();
-        }
-        let answer = moves_line(&line, &opts);
-        // Standard output is line-buffered: each answer goes out as soon as it is written.
-        if writeln!(stdout, "{answer}").is_err() {
-            return ExitCode::FAILURE;
-        }
-    }
-    ExitCode::SUCCESS
+fn main() -> std::process::ExitCode {
+    ploy::cli::finish(run(&MovesArgs::parse()))
 }

@@ -9,37 +9,16 @@
 //! strings (`e3-e4-0`), and `help` for the commands (`undo`, `hint`, `save`, `load`,
 //! `sheet`, `new`, `quit`, ...). Input is read line by line, so a script can be piped in;
 //! colours are used only when standard output is a terminal (and `NO_COLOR` is not set).
-//! The logic is [`ploy::play::run`].
+//! The engine's time per move is `--move-time 2s` or, as before, `--time S` in seconds; a
+//! clock is `--clock 5m+2s` or, as before, `--clock M+I` (minutes per game, seconds per
+//! move).
+//!
+//! The same program is `ploy play`; the logic is [`ploy::play::run`], the options
+//! `ploy::cli::play`.
 
-use std::io::{self, BufReader, IsTerminal};
-use std::process::ExitCode;
+use clap::Parser;
+use ploy::cli::play::{PlayArgs, run};
 
-fn main() -> ExitCode {
-    if std::env::args().any(|a| a == "-h" || a == "--help") {
-        println!("{}", ploy::play::USAGE);
-        return ExitCode::SUCCESS;
-    }
-    let tty_out = io::stdout().is_terminal();
-    let mut options = match ploy::play::Options::from_args(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
-    };
-    let args: Vec<String> = std::env::args().collect();
-    let asked = |flag: &str| args.iter().any(|a| a == flag);
-    if !asked("--color") && !asked("--colour") && !asked("--no-color") && !asked("--no-colour") {
-        options.colour = tty_out && std::env::var_os("NO_COLOR").is_none();
-    }
-    options.live = tty_out;
-    options.echo = !io::stdin().is_terminal();
-    let input = BufReader::new(io::stdin());
-    match ploy::play::run(input, io::stdout().lock(), options) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("play: {e}");
-            ExitCode::FAILURE
-        }
-    }
+fn main() -> std::process::ExitCode {
+    ploy::cli::finish(run(&PlayArgs::parse()))
 }

@@ -286,3 +286,384 @@ fn the_board_shows_owners_flags_and_the_last_move() {
     assert!(lines[25].contains(" G "), "{text}");
     assert!(lines[26].contains("/ \\"), "{text}");
 }
+
+/// Fault 1: a line that is not UTF-8 is bad input like any other: said so, and the game
+/// goes on (it used to end the session with an I/O error, losing the game).
+#[test]
+fn invalid_utf8_input_is_a_bad_line_not_the_end() {
+    let mut script = b"e3-e4\n".to_vec();
+    script.extend_from_slice(b"e7\xff-e6\n");
+    script.extend_from_slice(b"position\nquit\nquit\n");
+    let mut out = Vec::new();
+    let result = run(Cursor::new(script), &mut out, humans());
+    let out = String::from_utf8(out).expect("utf-8 output");
+    assert!(result.is_ok(), "{result:?}\n{out}");
+    assert!(out.contains("not valid UTF-8"), "{out}");
+    // The game is still there: the move before the bad line, the commands after it.
+    assert!(out.contains("Last move: Green e3-e4"), "{out}");
+    assert!(out.contains("red> quit"), "{out}");
+    assert!(out.contains("is not saved"), "{out}");
+}
+
+/// Fault 6: `load` reads at most `ploy::play::MAX_FILE_BYTES`; a larger file (or an endless
+/// one such as /dev/zero) is refused with a message instead of filling the memory.
+#[test]
+fn load_reads_a_bounded_amount() {
+    let big = temp("big.plg");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(ploy::play::MAX_FILE_BYTES + 1).unwrap(); // sparse: costs no disk
+    drop(f);
+    let out = session(humans(), &format!("load {}\nquit\n", big.display()));
+    assert!(out.contains("larger than the limit of"), "{out}");
+    let _ = std::fs::remove_file(&big);
+    #[cfg(unix)]
+    {
+        let out = session(humans(), "load /dev/zero\nquit\n");
+        assert!(out.contains("Cannot load /dev/zero"), "{out}");
+        assert!(out.contains("larger than the limit of"), "{out}");
+    }
+}
+
+/// Fault 9: `save` replaces a file only through a complete temporary copy (renamed over
+/// it), and refuses to replace a file that holds another game unless told `force`.
+#[test]
+fn save_keeps_another_game_unless_forced() {
+    let path = temp("other.plg");
+    // Another game in the file.
+    let out = session(humans(), &format!("c2-c4\nsave {}\nquit\n", path.display()));
+    assert!(out.contains("Game saved to"), "{out}");
+    let other = std::fs::read_to_string(&path).unwrap();
+    // This game would replace it: refused, the file unchanged.
+    let out = session(
+        humans(),
+        &format!("e3-e4\nsave {}\nquit\nquit\n", path.display()),
+    );
+    assert!(out.contains("holds another game"), "{out}");
+    assert!(out.contains("force"), "{out}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), other);
+    // `force` replaces it.
+    let out = session(
+        humans(),
+        &format!("e3-e4\nsave {} force\nquit\n", path.display()),
+    );
+    assert!(out.contains("Game saved to"), "{out}");
+    let saved = ploy::sheet::read_record(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(saved.game.moves().len(), 1);
+    // The same game, saved again after more moves, needs no `force`.
+    let out = session(
+        humans(),
+        &format!("load {0}\ne9+1\nsave {0}\nquit\n", path.display()),
+    );
+    assert!(out.contains("Game saved to"), "{out}");
+    assert!(!out.contains("holds another game"), "{out}");
+    // No temporary file is left beside it.
+    let dir = path.parent().unwrap();
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let leftovers: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(&name) && *n != name)
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    let _ = std::fs::remove_file(&path);
+}
+
+/// `--load` of a file that cannot be read is an error before anything is shown.
+#[test]
+fn load_option_of_a_missing_file_fails_before_the_board() {
+    let options = Options {
+        load: Some(temp("missing.plg").display().to_string()),
+        ..humans()
+    };
+    let mut out = Vec::new();
+    let err = run(Cursor::new(b"quit\n".to_vec()), &mut out, options).unwrap_err();
+    assert!(err.to_string().starts_with("cannot load "), "{err}");
+    assert!(err.to_string().contains("missing.plg"), "{err}");
+    assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+}
+
+/// Every line of the board, its legend, the status and `help` fits a terminal of 80
+/// columns, in every variant.
+#[test]
+fn the_display_fits_80_columns() {
+    for variant in ["two-player", "ffa", "partnership"] {
+        let opts = Options::from_args(["--variant", variant, "--humans", "--depth", "1"]).unwrap();
+        let out = session(opts, "board\nhelp\nquit\n");
+        // From the board shown by `board` to the end of `help`.
+        let from = out.find("green> ").expect("a prompt");
+        for line in out[from..].lines() {
+            // Without echo, the answer follows the prompt on the same line.
+            let line = line.rsplit("> ").next().unwrap();
+            assert!(line.chars().count() <= 80, "{variant}: {line:?}");
+        }
+        assert!(out.contains("capital = commander"), "{out}");
+    }
+}
+
+/// A typed move that cannot be read is answered by character (counting from 1), and a
+/// character that is not ASCII is shown as itself.
+#[test]
+fn move_errors_name_the_character() {
+    let out = session(humans(), "e3-e4-9\ne3\u{2013}e4\n\u{e9}3-e4\nquit\n");
+    assert!(
+        out.contains("`e3-e4-9`: character 7: expected a rotation digit `0`..`7`, found `9`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("`e3\u{2013}e4`: character 3: expected"),
+        "{out}"
+    );
+    assert!(out.contains("found `\u{2013}`"), "{out}");
+    assert!(!out.contains("byte"), "{out}");
+}
+
+/// Saved games carry the date the game began and the time control.
+#[test]
+fn saved_games_have_a_date_and_a_time_control() {
+    let path = temp("dated.plg");
+    let _ = std::fs::remove_file(&path);
+    let opts = Options {
+        strength: Strength::Clock {
+            base: std::time::Duration::from_secs(300),
+            increment: std::time::Duration::from_secs(2),
+        },
+        ..humans()
+    };
+    let out = session(opts, &format!("e3-e4\nsave {}\nquit\n", path.display()));
+    assert!(out.contains("Game saved"), "{out}");
+    let saved = ploy::sheet::read_record(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let date = saved.header.date.expect("a date");
+    assert_eq!(date.len(), 10, "{date}");
+    assert!(
+        date.starts_with("20") && date.as_bytes()[4] == b'-',
+        "{date}"
+    );
+    assert_eq!(
+        saved.header.time_control.as_deref(),
+        Some("5 min per game + 2 s per move")
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+/// `history` numbers the moves by round; `undo` and `redo` walk the game back and forth;
+/// a new move after `undo` forgets what could be redone.
+#[test]
+fn history_undo_and_redo() {
+    let out = session(
+        humans(),
+        "history\ne3-e4\ne9+1\nc2-c4\nhistory\nundo\nundo\nhistory\nredo\nredo\nredo\nhistory\nundo\ne4-e5\nredo\nquit\nquit\n",
+    );
+    assert!(out.contains("No moves yet."), "{out}");
+    assert!(out.contains("  1. e3-e4  e9+1\n  2. c2-c4\n"), "{out}");
+    assert!(out.contains("Took back c2-c4."), "{out}");
+    assert!(out.contains("Took back e9+1."), "{out}");
+    assert!(out.contains("history\n  1. e3-e4\n"), "{out}");
+    assert!(out.contains("Played again: e9+1."), "{out}");
+    assert!(out.contains("Played again: c2-c4."), "{out}");
+    assert!(out.contains("Nothing to redo."), "{out}");
+    // After `undo` and another move, there is nothing to redo.
+    let tail = &out[out.rfind("e4-e5").unwrap()..];
+    assert!(tail.contains("Nothing to redo."), "{tail}");
+
+    // Against the engine, `undo` takes back its reply too and `redo` plays both again.
+    let options = Options {
+        strength: Strength::Depth(1),
+        echo: true,
+        ..Options::default()
+    };
+    let out = session(options, "e3-e4\nundo\nredo\nhistory\nquit\nquit\n");
+    assert!(out.contains("Took back "), "{out}");
+    assert!(out.contains("Played again: e3-e4, "), "{out}");
+    assert!(out.contains("  1. e3-e4  "), "{out}");
+}
+
+/// `undo` after `resign` or `draw` takes back only the ending: the moves stay.
+#[test]
+fn undo_after_an_ending_takes_back_only_the_ending() {
+    let out = session(
+        humans(),
+        "e3-e4\nresign\nundo\nhistory\ndraw\nundo\nredo\nquit\nquit\n",
+    );
+    assert!(out.contains("Game over: Green wins, resignation."), "{out}");
+    assert!(
+        out.contains("Took back the resignation; the game goes on."),
+        "{out}"
+    );
+    assert!(out.contains("  1. e3-e4\n"), "{out}"); // the move is still there
+    assert!(out.contains("Game over: draw, agreement."), "{out}");
+    assert!(out.contains("Took back the agreed draw"), "{out}");
+    assert!(out.contains("Played again: the agreed draw."), "{out}");
+}
+
+/// The engine declines a draw when it judges its side winning, and accepts it otherwise.
+#[test]
+fn the_engine_declines_a_draw_it_judges_winning() {
+    // Red (the engine) is a lance up: it declines.
+    let options = Options {
+        players: [
+            Player::Human,
+            Player::Engine,
+            Player::Engine,
+            Player::Engine,
+        ],
+        strength: Strength::Depth(2),
+        echo: true,
+        ..Options::default()
+    };
+    let record = temp("lance-down.plg");
+    // The start position without Green's lance on d1.
+    let mut setup = ploy::core::Position::new().to_setup();
+    setup.board.remove(ploy::core::Square::D1);
+    let start = ploy::core::Position::from_setup(setup, ploy::core::Rules::standard()).unwrap();
+    let start = ploy::notation::PositionString::from_position(&start);
+    let text = format!("ploy-record: 1\nvariant: two-player\nstart: {start}\nmoves:\n");
+    std::fs::write(&record, text).unwrap();
+    let out = session(
+        Options {
+            load: Some(record.display().to_string()),
+            ..options.clone()
+        },
+        "draw\nquit\nquit\n",
+    );
+    assert!(out.contains("Red (engine) declines the draw"), "{out}");
+    assert!(out.contains("for Red)"), "{out}");
+    assert!(!out.contains("Game over"), "{out}");
+    // At the start, level: it accepts.
+    let out = session(options, "draw\nquit\n");
+    assert!(out.contains("Game over: draw, agreement."), "{out}");
+    // In a free-for-all game at the start each engine's share is about an equal one: the
+    // three accept.
+    let opts = Options::from_args(["--variant", "ffa", "--depth", "1"]).unwrap();
+    let out = session(opts, "draw\nquit\n");
+    assert!(out.contains("Game over: draw, agreement."), "{out}");
+    let _ = std::fs::remove_file(record);
+}
+
+/// `view` shows the board from any seat, `flip` turns it round; the engine's scores say
+/// whose they are.
+#[test]
+fn views_and_labelled_scores() {
+    let opts = Options::from_args(["--variant", "ffa", "--humans", "--depth", "1"]).unwrap();
+    let out = session(opts, "view red\nflip\nview blue\nview purple\nhint\nquit\n");
+    // From Red's side his corner (a9, the commander `R`) is at the bottom left, and the
+    // left side is labelled with files, the bottom with ranks.
+    let red_view = &out[out.find("green> ").unwrap()..];
+    let lines: Vec<&str> = red_view.lines().collect();
+    // (Line 0 is the prompt; the picture follows it.)
+    assert!(lines[26].starts_with(" a "), "{red_view}");
+    assert!(lines[26].contains("-R-"), "{red_view}");
+    assert!(lines[28].contains("9    8    7"), "{red_view}");
+    assert!(out.contains("No seat `purple` in this game."), "{out}");
+    assert!(out.contains("for Green against all, share "), "{out}");
+
+    let pos = ploy::core::Position::new();
+    // Turned round, the two-player board shows Red's commander e9 at the bottom.
+    let text = ploy::play::board_picture_turned(&pos, None, false, 2);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[25].starts_with(" 9 "), "{text}");
+    assert!(lines[25].contains(" R "), "{text}");
+    assert!(lines[27].contains("i    h    g"), "{text}");
+    // The flags turn with it: Red's commander points diagonally, as Green's does.
+    assert!(lines[24].contains("\\ /"), "{text}");
+    assert_eq!(
+        ploy::play::board_picture_turned(&pos, None, false, 4),
+        ploy::play::board_picture(&pos, None, false)
+    );
+}
+
+/// In a free-for-all game, the player to move may resign while several opponents are in
+/// play: he leaves, his pieces leave the board, the others play on.
+#[test]
+fn resigning_in_a_free_for_all_game() {
+    let path = temp("ffa-resign.plg");
+    let _ = std::fs::remove_file(&path);
+    let opts = Options::from_args(["--variant", "ffa", "--humans", "--depth", "1"]).unwrap();
+    let out = session(
+        opts.clone(),
+        &format!(
+            "resign\nhistory\nsave {}\nundo\nredo\nquit\nquit\n",
+            path.display()
+        ),
+    );
+    assert!(
+        out.contains("Green resigns and leaves the game; his pieces leave the board."),
+        "{out}"
+    );
+    assert!(out.contains("G=Green (human) [out]"), "{out}");
+    assert!(out.contains("Ply 1: Red to move (human)."), "{out}");
+    assert!(out.contains("  1. (Green resigns)"), "{out}");
+    assert!(out.contains("Took back Green's resignation"), "{out}");
+    let saved = ploy::sheet::read_record(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(saved.game.withdrawals().count(), 1);
+    assert!(saved.game.outcome().is_none());
+    // Loaded, the game goes on where it was.
+    let out = session(opts, &format!("load {}\nposition\nquit\n", path.display()));
+    assert!(out.contains("Ply 1: Red to move (human)."), "{out}");
+    let _ = std::fs::remove_file(&path);
+}
+
+/// Output shared with the test, so that the input can wait for what the session wrote.
+#[derive(Clone, Default)]
+struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Shared {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+/// Input that types nothing until the session has written `until`, then `then`.
+struct WaitFor {
+    out: Shared,
+    until: &'static str,
+    then: Cursor<Vec<u8>>,
+}
+
+impl std::io::Read for WaitFor {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while !self.out.text().contains(self.until) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        self.then.read(buf)
+    }
+}
+
+/// With the input read by a thread (as the example reads a pipe), a person's clock ends
+/// the game at zero while he types nothing; `undo` then takes back the forfeit and gives
+/// him his turn's time again.
+#[test]
+fn the_clock_ends_the_game_without_a_line_typed() {
+    let out = Shared::default();
+    let input = WaitFor {
+        out: out.clone(),
+        until: "time forfeit",
+        then: Cursor::new(b"undo\nquit\n".to_vec()),
+    };
+    let options = Options {
+        strength: Strength::Clock {
+            base: std::time::Duration::from_millis(300),
+            increment: std::time::Duration::ZERO,
+        },
+        ..humans()
+    };
+    ploy::play::run_threaded(std::io::BufReader::new(input), out.clone(), options).unwrap();
+    let text = out.text();
+    assert!(text.contains("green> \nGreen's time is up."), "{text}");
+    assert!(
+        text.contains("Game over: Red wins, time forfeit."),
+        "{text}"
+    );
+    assert!(text.contains("Took back the time forfeit"), "{text}");
+    assert!(text.trim_end().ends_with("green> quit"), "{text}");
+}

@@ -1,10 +1,52 @@
-//! Pieces shared by the command-line programs (the `ploy` binary and the examples): durations
-//! with units, game clocks and the rule flags, as `clap` arguments. Behind the default `cli`
-//! feature.
+//! The command-line programs: the `ploy` binary's subcommands and the examples, which are
+//! thin wrappers over the same code. Behind the default `cli` feature (`clap`, `indicatif`,
+//! `serde_json`); embedders who only want the libraries use `default-features = false`.
+//!
+//! Each program is a `clap` argument struct and a `run` function in its module:
+//! [`play`], [`analyze`], [`engine`], [`perft`], [`moves`], [`matches`](mod@matches) (`match`),
+//! [`bench`](mod@bench) and [`sheet`]; [`Ploy`] is the whole `ploy` command line. What they share lives
+//! here: durations with units ([`parse_duration`], `500ms`, `2s`, a bare number is
+//! milliseconds), game clocks ([`ClockSpec`], `5m+2s`), the rule flags ([`RuleArgs`], the
+//! same in every subcommand that reads or plays positions), bounded quotes of the user's
+//! input ([`excerpt`]), and the way a program ends ([`Failure`], [`finish`]).
+//!
+//! Conventions of every program:
+//! - `--help` and `--version` work everywhere; a usage error exits with status 2 and a
+//!   message from clap, never a panic.
+//! - `--json` (where offered) prints exactly one JSON object on standard output.
+//! - Progress bars go to standard error, and only when it is a terminal.
+//! - When standard output is closed early (`ploy perft start 5 --divide | head -1`), the
+//!   program stops quietly with status 0.
+//!
+//! ```
+//! use clap::Parser;
+//! use ploy::cli::{Command, Ploy};
+//! let cli = Ploy::try_parse_from(["ploy", "perft", "start", "2", "--json"]).unwrap();
+//! assert!(matches!(cli.command, Command::Perft(ref p) if p.depth == 2 && p.json));
+//! assert_eq!(
+//!     Ploy::try_parse_from(["ploy", "perft", "start", "two"]).unwrap_err().exit_code(),
+//!     2
+//! );
+//! ```
 
 use clap::Args;
 use ploy_core::{BareCommander, Elimination, PartnerElimination, Rotation, Rules};
 use std::time::Duration;
+
+pub mod analyze;
+mod app;
+pub mod bench;
+pub mod engine;
+pub mod matches;
+pub mod moves;
+mod output;
+pub mod perft;
+pub mod play;
+pub mod sheet;
+
+pub use app::{Command, Ploy};
+pub use output::{Failure, finish};
+pub(crate) use output::{progress_bar, write_json};
 
 /// Reads a duration with a unit: `500ms`, `2s`, `1.5s`, `5m`, `1h`; a bare number is
 /// milliseconds. The value saturates instead of overflowing.
@@ -118,13 +160,7 @@ pub fn format_duration(d: Duration) -> String {
 /// At most `max` characters of `text`, with `...` when cut: what an error message quotes of
 /// the user's input, however long the input is.
 pub fn excerpt(text: &str, max: usize) -> String {
-    let mut chars = text.chars();
-    let head: String = chars.by_ref().take(max).collect();
-    if chars.next().is_some() {
-        format!("{head}...")
-    } else {
-        head
-    }
+    crate::engine::excerpt(text, max)
 }
 
 /// The rule flags, the same in every subcommand that plays or reads Ploy positions.
@@ -139,7 +175,7 @@ pub struct RuleArgs {
     #[arg(long, conflicts_with = "standard")]
     pub university: bool,
     /// Start from the standard rules (threefold repetition and 200-ply no-capture draws).
-    #[arg(long)]
+    #[arg(long, alias = "draw-rules")]
     pub standard: bool,
     /// Relaxed elimination: a player is out only when his commander is gone.
     #[arg(long)]

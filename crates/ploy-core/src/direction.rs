@@ -4,7 +4,7 @@ use core::fmt;
 
 /// One of the eight directions a line on the board runs, clockwise from north.
 ///
-/// The discriminant is the bit a piece's flag mask uses for it (RULES.md section 2).
+/// The discriminant is the bit a piece's flag mask uses for it (`docs/rules.md` section 2).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u8)]

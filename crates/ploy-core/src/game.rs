@@ -18,13 +18,40 @@ pub enum GameError {
     /// The seat does not take part in this game or is no longer in play.
     #[error("{0} is not in play")]
     NotInPlay(Seat),
-    /// A free-for-all player cannot resign or lose on time while several opponents are in
-    /// play: the rules do not say who would take his pieces.
+    /// Kept for compatibility: no action returns it since a free-for-all player who
+    /// resigns or loses on time with several opponents in play leaves the game
+    /// ([`Game::resign`]).
     #[error("several opponents are still in play")]
     SeveralOpponents,
     /// There is no move to take back.
     #[error("no move to take back")]
     NothingToUndo,
+    /// There is no resignation, time forfeit, agreed draw or withdrawal to take back
+    /// ([`Game::take_back_ending`]).
+    #[error("no resignation, time forfeit or agreed draw to take back")]
+    NoEnding,
+}
+
+/// A player who left a free-for-all game that went on without him: he resigned or lost on
+/// time while at least two opponents were in play (see [`Game::resign`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Withdrawal {
+    /// The number of moves played when he left.
+    pub ply: usize,
+    /// The player.
+    pub seat: Seat,
+    /// [`WinReason::Resignation`] or [`WinReason::TimeForfeit`].
+    pub reason: WinReason,
+}
+
+/// What [`Game::take_back_ending`] took back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// A resignation, time forfeit or agreed draw that ended the game.
+    Result(Outcome),
+    /// A free-for-all player's leaving, after which the game went on.
+    Withdrawal(Withdrawal),
 }
 
 /// A game for people who play: the position, the moves that led to it, the draw rules of
@@ -54,6 +81,9 @@ pub struct Game {
     draw: Option<Outcome>,
     /// Resignation, time forfeit or agreed draw.
     recorded: Option<Outcome>,
+    /// Free-for-all players who left a game that went on, in order, each with the position
+    /// before he left (`positions[w.ply]` is the one after).
+    withdrawals: Vec<(Withdrawal, Position)>,
 }
 
 impl Game {
@@ -79,6 +109,7 @@ impl Game {
             quiet: vec![0],
             draw: None,
             recorded: None,
+            withdrawals: Vec::new(),
         }
     }
 
@@ -106,7 +137,11 @@ impl Game {
     /// The position the game started from.
     #[must_use]
     pub fn start_position(&self) -> &Position {
-        &self.positions[0]
+        match self.withdrawals.first() {
+            // A free-for-all player left before the first move: the start is from before.
+            Some((w, before)) if w.ply == 0 => before,
+            _ => &self.positions[0],
+        }
     }
 
     /// The moves played, in order.
@@ -115,7 +150,8 @@ impl Game {
         &self.moves
     }
 
-    /// Every position of the game, the start first and the current one last.
+    /// Every position of the game, the start first and the current one last: the one
+    /// after `i` moves (and after any free-for-all player's leaving then) at index `i`.
     #[must_use]
     pub fn positions(&self) -> &[Position] {
         &self.positions
@@ -208,8 +244,9 @@ impl Game {
         }
     }
 
-    /// Takes back the last move (and any resignation, time forfeit or agreed draw recorded
-    /// after it), returning it.
+    /// Takes back the last move (and any resignation, time forfeit, agreed draw or
+    /// withdrawal recorded after it), returning it. To take back only such an ending, use
+    /// [`Game::take_back_ending`].
     ///
     /// # Errors
     /// [`GameError::NothingToUndo`] at the start of the game.
@@ -218,8 +255,60 @@ impl Game {
         self.positions.pop();
         self.quiet.pop();
         self.recorded = None;
+        let n = self.moves.len();
+        self.withdrawals.retain(|(w, _)| w.ply <= n);
         self.draw = self.judge_draw();
         Ok(mv)
+    }
+
+    /// Takes back the last resignation, time forfeit or agreed draw (the game goes on from
+    /// the same position), or else a free-for-all player's leaving made since the last
+    /// move (his pieces come back); the moves stay. Returns what it took back.
+    ///
+    /// ```
+    /// use ploy_core::{Ending, Game, Rules, Seat};
+    /// let mut game = Game::new(Rules::standard());
+    /// game.agree_draw().unwrap();
+    /// assert!(matches!(game.take_back_ending(), Ok(Ending::Result(_))));
+    /// assert_eq!(game.outcome(), None);
+    /// assert!(game.take_back_ending().is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// [`GameError::NoEnding`] if there is nothing of the kind to take back.
+    pub fn take_back_ending(&mut self) -> Result<Ending, GameError> {
+        if let Some(o) = self.recorded.take() {
+            return Ok(Ending::Result(o));
+        }
+        match self.withdrawals.last() {
+            Some((w, _)) if w.ply == self.moves.len() => {
+                let (w, before) = self.withdrawals.pop().expect("just seen");
+                *self.positions.last_mut().expect("never empty") = before;
+                self.draw = self.judge_draw();
+                Ok(Ending::Withdrawal(w))
+            }
+            _ => Err(GameError::NoEnding),
+        }
+    }
+
+    /// The free-for-all players who left the game while it went on, in order.
+    pub fn withdrawals(&self) -> impl ExactSizeIterator<Item = Withdrawal> + '_ {
+        self.withdrawals.iter().map(|(w, _)| *w)
+    }
+
+    /// `seat` leaves a free-for-all game with several opponents in play
+    /// ([`Position::without_player`]).
+    fn withdraw(&mut self, seat: Seat, reason: WinReason) -> Result<(), GameError> {
+        let before = self.position().clone();
+        let after = before
+            .without_player(seat)
+            .ok_or(GameError::NotInPlay(seat))?;
+        let ply = self.moves.len();
+        *self.positions.last_mut().expect("never empty") = after;
+        self.withdrawals
+            .push((Withdrawal { ply, seat, reason }, before));
+        self.draw = self.judge_draw();
+        Ok(())
     }
 
     fn record(&mut self, outcome: Outcome) -> Result<(), GameError> {
@@ -231,7 +320,8 @@ impl Game {
     }
 
     /// Who wins if `seat` leaves the game now: the opponent (two players), the other team
-    /// (partnership: a player resigns for his team), or the one player left (free-for-all).
+    /// (partnership: a player resigns for his team), or the one player left (free-for-all;
+    /// nobody yet, the empty set, while two or more are left).
     fn winners_without(&self, seat: Seat) -> Result<SeatSet, GameError> {
         if let Some(o) = self.outcome() {
             return Err(GameError::GameOver(o));
@@ -250,7 +340,7 @@ impl Game {
                 if left.count() == 1 {
                     Ok(left)
                 } else {
-                    Err(GameError::SeveralOpponents)
+                    Ok(SeatSet::EMPTY)
                 }
             }
             _ => Ok(others),
@@ -259,28 +349,47 @@ impl Game {
 
     /// `seat` resigns; the opponent (or the other team) wins.
     ///
+    /// In a free-for-all game with two or more opponents still in play, the game does not
+    /// end: he leaves it, every piece he controls leaves the board, and the others play on
+    /// ([`Position::without_player`]; the rules book is silent here, and this is what
+    /// happens to an eliminated player's turns, without handing his pieces to anyone). The
+    /// leaving is listed by [`Game::withdrawals`]; [`Game::take_back_ending`] or
+    /// [`Game::undo`] takes it back. With one opponent left, he wins.
+    ///
+    /// ```
+    /// use ploy_core::{Game, Rules, Seat, Variant};
+    /// let mut game = Game::start(Variant::FreeForAll, Rules::standard());
+    /// game.resign(Seat::Green)?;
+    /// assert_eq!(game.outcome(), None);
+    /// assert_eq!(game.position().in_play().count(), 3);
+    /// game.resign(Seat::Red)?;
+    /// game.resign(Seat::Yellow)?;
+    /// assert_eq!(game.outcome().unwrap().winner(), Some(Seat::Blue));
+    /// # Ok::<(), ploy_core::GameError>(())
+    /// ```
+    ///
     /// # Errors
     /// [`GameError::GameOver`] if the game is over, [`GameError::NotInPlay`] if `seat` is not
-    /// in play, [`GameError::SeveralOpponents`] in a free-for-all game with more than one
-    /// opponent left (the rules do not say who would take his pieces).
+    /// in play.
     pub fn resign(&mut self, seat: Seat) -> Result<(), GameError> {
-        let winners = self.winners_without(seat)?;
-        self.record(Outcome::Win {
-            winners,
-            reason: WinReason::Resignation,
-        })
+        self.leave(seat, WinReason::Resignation)
     }
 
-    /// `seat` ran out of time; the opponent (or the other team) wins.
+    /// `seat` ran out of time; the opponent (or the other team) wins. In a free-for-all
+    /// game with two or more opponents in play, he leaves the game as in [`Game::resign`].
     ///
     /// # Errors
     /// As [`Game::resign`].
     pub fn forfeit_on_time(&mut self, seat: Seat) -> Result<(), GameError> {
+        self.leave(seat, WinReason::TimeForfeit)
+    }
+
+    fn leave(&mut self, seat: Seat, reason: WinReason) -> Result<(), GameError> {
         let winners = self.winners_without(seat)?;
-        self.record(Outcome::Win {
-            winners,
-            reason: WinReason::TimeForfeit,
-        })
+        if winners.is_empty() {
+            return self.withdraw(seat, reason);
+        }
+        self.record(Outcome::Win { winners, reason })
     }
 
     /// The players agree to a draw.
@@ -297,5 +406,125 @@ impl Game {
 impl Default for Game {
     fn default() -> Game {
         Game::new(Rules::standard())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl Game {
+    /// Records `ending` (a resignation, a time forfeit or an agreed draw) as what ended the
+    /// game, if this game could have ended so now: the inverse of reading
+    /// [`Game::outcome`] after [`Game::resign`], [`Game::forfeit_on_time`] or
+    /// [`Game::agree_draw`].
+    fn record_ending(&mut self, ending: Outcome) -> Result<(), String> {
+        let result = match ending {
+            Outcome::Win {
+                winners,
+                reason: reason @ (WinReason::Resignation | WinReason::TimeForfeit),
+            } => {
+                // The seat that left: any seat in play outside the winners (in a partnership
+                // game either player of the losing team gives the same outcome).
+                let pos = self.position();
+                let Some(loser) = pos.in_play().iter().find(|&s| !winners.contains(s)) else {
+                    return Err(format!("no seat in play could have lost by {ending:?}"));
+                };
+                if reason == WinReason::Resignation {
+                    self.resign(loser)
+                } else {
+                    self.forfeit_on_time(loser)
+                }
+            }
+            Outcome::Draw {
+                reason: DrawReason::Agreement,
+            } => self.agree_draw(),
+            _ => return Err(format!("{ending:?} is decided by the moves, not recorded")),
+        };
+        result.map_err(|e| format!("the ending {ending:?} cannot be recorded: {e}"))?;
+        if self.outcome() == Some(ending) {
+            Ok(())
+        } else {
+            Err(format!(
+                "the ending {ending:?} cannot be recorded: it would give {:?}",
+                self.outcome()
+            ))
+        }
+    }
+}
+
+/// `serde` form of a [`Game`]: the start position, the moves as university move strings,
+/// the free-for-all players who left while the game went on (each at its ply), and an
+/// ending recorded on top of the moves; replayed and checked on the way in.
+#[cfg(feature = "serde")]
+mod serde_form {
+    use super::{Game, Withdrawal};
+    use crate::{Move, Outcome, Position, WinReason};
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    #[serde(rename = "Game", deny_unknown_fields)]
+    struct Form {
+        start: Position,
+        moves: Vec<Move>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        withdrawals: Vec<Withdrawal>,
+        #[serde(default)]
+        ending: Option<Outcome>,
+    }
+
+    impl serde::Serialize for Game {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            Form {
+                start: self.start_position().clone(),
+                moves: self.moves.clone(),
+                withdrawals: self.withdrawals().collect(),
+                ending: self.recorded,
+            }
+            .serialize(serializer)
+        }
+    }
+
+    /// Lets every player who left at `ply` leave again.
+    fn withdraw_at(game: &mut Game, withdrawals: &[Withdrawal], ply: usize) -> Result<(), String> {
+        for w in withdrawals.iter().filter(|w| w.ply == ply) {
+            let before = game.withdrawals.len();
+            let result = match w.reason {
+                WinReason::Resignation => game.resign(w.seat),
+                WinReason::TimeForfeit => game.forfeit_on_time(w.seat),
+                _ => return Err(format!("a player cannot leave by {:?}", w.reason)),
+            };
+            result.map_err(|e| format!("{:?} cannot leave after {ply} moves: {e}", w.seat))?;
+            if game.withdrawals.len() != before + 1 || game.recorded.is_some() {
+                return Err(format!(
+                    "{:?} leaving after {ply} moves would end the game: write it as the ending",
+                    w.seat
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    impl<'de> serde::Deserialize<'de> for Game {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Game, D::Error> {
+            use serde::de::Error;
+            let form = Form::deserialize(deserializer)?;
+            if form.withdrawals.windows(2).any(|w| w[0].ply > w[1].ply)
+                || form.withdrawals.iter().any(|w| w.ply > form.moves.len())
+            {
+                return Err(D::Error::custom(
+                    "withdrawals must be in order and within the moves played",
+                ));
+            }
+            let mut game = Game::from_position(form.start);
+            for (i, &mv) in form.moves.iter().enumerate() {
+                withdraw_at(&mut game, &form.withdrawals, i).map_err(D::Error::custom)?;
+                game.play(mv).map_err(|e| {
+                    D::Error::custom(format_args!("move {} ({}): {e}", i + 1, form.moves[i]))
+                })?;
+            }
+            withdraw_at(&mut game, &form.withdrawals, form.moves.len())
+                .map_err(D::Error::custom)?;
+            if let Some(ending) = form.ending {
+                game.record_ending(ending).map_err(D::Error::custom)?;
+            }
+            Ok(game)
+        }
     }
 }

@@ -2,8 +2,9 @@
 //! flags, positions, legal moves, make/unmake, Zobrist hashing, outcomes, games and perft.
 //!
 //! This crate is the only one in the `ploy` workspace that knows the rules; it knows no text
-//! format beyond a square's name (`e4`). The rules are those of the project's rule book
-//! (`RULES.md`); where the sources are silent the choices are written down here.
+//! format beyond a square's name (`e4`). The rules for users are `docs/rules.md` in the
+//! repository (also `ploy::docs::rules` in the facade's documentation); where they leave
+//! room, the choices are written down here.
 //!
 //! # Example
 //!
@@ -24,7 +25,7 @@
 //! # Ok::<(), ploy_core::GameError>(())
 //! ```
 //!
-//! # Choices where the rule book is silent
+//! # Choices where the rules are silent
 //!
 //! - **Seats.** One type, [`Seat`], for all variants: Green, Red, Yellow, Blue in turn order.
 //!   The two-player game is Green (first, bottom; [`Seat::BLACK`]) against Red
@@ -54,9 +55,58 @@
 //! - **Attacks.** [`Position::attacks`] lists where a piece could move or capture;
 //!   [`Position::attackers`] the pieces of a seat that could capture on a square.
 //!
+//! # Valid positions
+//!
+//! [`Position::from_setup`] (and so every position string, and every position read with
+//! `serde`) accepts a setup only if a game could be in that state, so no search, replay or
+//! program meets a state the rules never produce. What it rejects ([`SetupProblem`]):
+//!
+//! - a mask that is not a piece, a colour that does not play in the variant, or more pieces
+//!   of a kind than the start army (pieces are never created in play);
+//! - a two-player board **without any commander** ([`SetupProblem::NoCommander`]). A
+//!   board may show a decided game, and then its outcome is reported: one side without its
+//!   commander (the other side won), or both sides eliminated (under strict elimination a
+//!   side with only its commander is eliminated, so two bare commanders are both out; the
+//!   side not to move, who moved last, wins). But the game ends at the first commander
+//!   capture, under every rule option, so no game ever reaches a board with no commander
+//!   at all;
+//! - four players: controllers and seats in play that the rules cannot produce, a player in
+//!   play who already meets the elimination test, a seat to move nobody plays, and an
+//!   out-of-play colour whose commander stands beside other pieces of its colour
+//!   ([`SetupProblem::OutOfPlayWithArmy`]): a player goes out when his commander is
+//!   captured (then it is gone) or when every piece he controls is a commander (then his
+//!   own colour has only its commander left), and pieces never come back.
+//!
+//! What is reachable under *some* rule options is accepted under all of them (a board
+//! whose side has only its commander arises under relaxed elimination and is judged by the
+//! rules given), so [`Position::with_rules`] never fails for a two-player position.
+//!
 //! # Features
 //!
-//! - `serde`: `Serialize`/`Deserialize` for the small value types, [`Rules`] and [`Outcome`].
+//! - `serde`: `Serialize`/`Deserialize` for the small value types, [`Rules`], [`Outcome`],
+//!   [`Position`] and [`Game`]. A [`Move`] travels as its university move string
+//!   (`"c8-c6-0"`), a [`Square`] as its name (`"e4"`), a [`SeatSet`] as a list of seats. A
+//!   position travels as its setup (variant, rules, seat to move, controllers, seats in
+//!   play, and the pieces by square) and is read through [`Position::from_setup`], the same
+//!   checks a position string goes through; a game travels as its start position, its moves
+//!   and a recorded ending (resignation, time forfeit, agreed draw), and is read by
+//!   replaying the moves from the start. So no impossible position or game can be built by
+//!   deserializing: tampered data is refused with an error.
+//!
+//! ```
+//! # #[cfg(feature = "serde")] {
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use ploy_core::{Game, Rules};
+//! let mut game = Game::new(Rules::standard());
+//! game.play("e3-e4-0".parse()?)?;
+//! let json = serde_json::to_string(&game)?;
+//! assert!(json.contains(r#""moves":["e3-e4-0"]"#));
+//! assert_eq!(serde_json::from_str::<Game>(&json)?, game);
+//! let tampered = json.replace("e3-e4-0", "e3-e5-0");
+//! assert!(serde_json::from_str::<Game>(&tampered).is_err());
+//! # Ok(()) }
+//! # main().unwrap(); }
+//! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -69,14 +119,16 @@ mod perft;
 mod piece;
 mod position;
 mod rules;
+#[cfg(feature = "serde")]
+mod serde_text;
 mod square;
 mod tables;
 
 pub use bitboard::{Bitboard, BitboardIter};
 pub use board::Board;
 pub use direction::{Direction, Flags, FlagsIter};
-pub use game::{Game, GameError};
-pub use moves::{MAX_MOVES, Move, MoveIndexError, MoveList, MoveListIntoIter};
+pub use game::{Ending, Game, GameError, Withdrawal};
+pub use moves::{MAX_MOVES, Move, MoveIndexError, MoveList, MoveListIntoIter, ParseMoveError};
 pub use perft::{divide, perft, perft_full};
 pub use piece::{InvalidFlags, Piece, PieceKind, Seat, SeatSet};
 pub use position::{IllegalMove, Position, PositionError, Setup, SetupProblem, Undo};

@@ -71,9 +71,26 @@ impl fmt::Display for Seat {
 }
 
 /// A set of seats (a team, the winners of a game, the players still in play).
+///
+/// With the `serde` feature a set travels as the list of its seats in turn order
+/// (`["Green", "Yellow"]`), so no value outside the four seats can be read.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SeatSet(u8);
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for SeatSet {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for SeatSet {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<SeatSet, D::Error> {
+        let seats = <Vec<Seat> as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(seats.into_iter().collect())
+    }
+}
 
 impl SeatSet {
     /// No seat.

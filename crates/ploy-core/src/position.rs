@@ -38,7 +38,7 @@ impl Setup {
         }
     }
 
-    /// The two-player start position (RULES.md section 4), Green (black) to move.
+    /// The two-player start position (`docs/rules.md` section 5), Green (black) to move.
     #[must_use]
     pub fn start() -> Setup {
         // (file, rank, mask) for Green; Red's army is the same turned by 180 degrees.
@@ -78,7 +78,7 @@ const R: Seat = Seat::Red;
 const Y: Seat = Seat::Yellow;
 const B: Seat = Seat::Blue;
 
-/// FOUR_PLAYER_SETUP.md, free-for-all: one corner each, commanders pointing N, E, S, W.
+/// `docs/rules.md` section 7, free-for-all: one corner each, commanders pointing N, E, S, W.
 #[rustfmt::skip]
 const FREE_FOR_ALL: Layout = [
     (G, Square::A1, 85), (G, Square::B1, 138), (G, Square::C1, 129), (G, Square::A2, 7),
@@ -95,7 +95,8 @@ const FREE_FOR_ALL: Layout = [
     (B, Square::I3, 96),
 ];
 
-/// FOUR_PLAYER_SETUP.md, partnership: Green and Yellow at the bottom, Red and Blue at the top.
+/// `docs/rules.md` section 7, partnership: Green and Yellow at the bottom, Red and Blue at
+/// the top.
 #[rustfmt::skip]
 const PARTNERSHIP: Layout = [
     (G, Square::B1, 69), (G, Square::C1, 170), (G, Square::D1, 131), (G, Square::B2, 3),
@@ -114,7 +115,7 @@ const PARTNERSHIP: Layout = [
 
 impl Setup {
     /// The start position of `variant`, Green to move: [`Setup::start`] for two players,
-    /// the layouts of FOUR_PLAYER_SETUP.md for four.
+    /// the layouts of `docs/rules.md` section 7 for four.
     #[must_use]
     pub fn start_of(variant: Variant) -> Setup {
         let layout = match variant {
@@ -192,6 +193,17 @@ pub enum SetupProblem {
     /// A player in play already meets the elimination test, which cannot arise in play.
     #[error("{0} is in play but already eliminated")]
     ShouldBeEliminated(Seat),
+    /// A two-player board without any commander: the game ends at the first commander
+    /// capture, so no game reaches it.
+    #[error("neither side has a commander; the game ends when the first one is captured")]
+    NoCommander,
+    /// A four-player colour out of play still has its commander and other pieces: a player
+    /// goes out when his commander is captured or when only commanders are left to him, and
+    /// pieces never come back, so no game reaches it.
+    #[error(
+        "{0} is out of play, but its commander and other pieces of its colour are on the board"
+    )]
+    OutOfPlayWithArmy(Seat),
 }
 
 /// A [`Setup`] was rejected: it comes back with every reason.
@@ -285,19 +297,23 @@ impl Position {
         Position::from_setup(Setup::start_of(variant), rules).expect("start positions are valid")
     }
 
-    /// Validates `setup` (RULES.md section 4, "Valid positions") and builds the position.
+    /// Validates `setup` (`docs/rules.md` section 8; the crate docs' "Valid positions") and
+    /// builds the position.
     ///
     /// Two players: a setup in which a side is already eliminated gives a decided position
     /// with its outcome and no legal moves; if both sides are eliminated, the side not to
-    /// move (who moved last) wins. `controllers` must be the identity and `in_play` both
-    /// seats (elimination follows from the board).
+    /// move (who moved last) wins. A board without any commander is rejected
+    /// ([`SetupProblem::NoCommander`]): no game reaches it. `controllers` must be the
+    /// identity and `in_play` both seats (elimination follows from the board).
     ///
     /// Four players: `controllers` and `in_play` must be a state that can arise in play
     /// under `rules` (an in-play colour controls itself; an out-of-play colour is controlled
     /// by a player in play, by its partner under [`PartnerElimination::Absorbed`], by itself
     /// under [`PartnerElimination::PlaysOn`]), no player in play may already meet the
-    /// elimination test, and the seat to move must have someone to play it. The game is
-    /// decided when one player (free-for-all) or one team (partnership) is left in play.
+    /// elimination test, an out-of-play colour may not show its commander beside other
+    /// pieces ([`SetupProblem::OutOfPlayWithArmy`]), and the seat to move must have someone
+    /// to play it. The game is decided when one player (free-for-all) or one team
+    /// (partnership) is left in play.
     ///
     /// # Errors
     /// [`PositionError`] with the setup and every problem found.
@@ -334,8 +350,23 @@ impl Position {
             if setup.controllers != Seat::ALL || setup.in_play != seats {
                 problems.push(SetupProblem::Control);
             }
+            if seats
+                .iter()
+                .all(|s| setup.board.count(s, PieceKind::Commander) == 0)
+            {
+                problems.push(SetupProblem::NoCommander);
+            }
         } else {
             Self::check_four_player_control(&setup, rules, &mut problems);
+            for seat in seats.iter().filter(|&s| !setup.in_play.contains(s)) {
+                let others: u32 = [PieceKind::Shield, PieceKind::Probe, PieceKind::Lance]
+                    .into_iter()
+                    .map(|k| setup.board.count(seat, k))
+                    .sum();
+                if setup.board.count(seat, PieceKind::Commander) > 0 && others > 0 {
+                    problems.push(SetupProblem::OutOfPlayWithArmy(seat));
+                }
+            }
         }
         if !problems.is_empty() {
             return Err(PositionError {
@@ -909,6 +940,57 @@ impl Position {
         removed
     }
 
+    /// The free-for-all position after `seat` left the game (resigned or lost on time)
+    /// while at least two other players are still in play: every piece `seat` controls
+    /// (his own and those he took over) leaves the board, he is out of play, and if it was
+    /// his turn, it passes to the next player in play. The colours he controlled, now
+    /// without pieces, pass to the next player in play after him in turn order (so that
+    /// the position is one [`Position::from_setup`] accepts; no piece moves with them).
+    ///
+    /// Nothing else changes: no other player is eliminated by it, and the game goes on.
+    ///
+    /// ```
+    /// use ploy_core::{Position, Rules, Seat, Variant};
+    /// let pos = Position::start(Variant::FreeForAll, Rules::standard());
+    /// let after = pos.without_player(Seat::Green).unwrap();
+    /// assert!(!after.in_play().contains(Seat::Green));
+    /// assert_eq!(after.turn(), Seat::Red);
+    /// assert_eq!(after.board().pieces().count(), 27);
+    /// assert!(after.outcome().is_none());
+    /// ```
+    ///
+    /// `None` unless this is a free-for-all game that goes on, `seat` is in play, and at
+    /// least two other players are.
+    #[must_use]
+    pub fn without_player(&self, seat: Seat) -> Option<Position> {
+        let in_play = self.state.in_play;
+        if self.variant != Variant::FreeForAll
+            || self.state.outcome.is_some()
+            || !in_play.contains(seat)
+            || in_play.without(seat).count() < 2
+        {
+            return None;
+        }
+        let mut setup = self.to_setup();
+        setup.in_play = in_play.without(seat);
+        let heir = (1..4)
+            .map(|i| Seat::ALL[(seat.index() + i) & 3])
+            .find(|&s| setup.in_play.contains(s))?;
+        for colour in Seat::ALL {
+            if setup.controllers[colour.index()] == seat {
+                setup.controllers[colour.index()] = heir;
+                let squares: Vec<Square> = setup.board.by_colour(colour).into_iter().collect();
+                for sq in squares {
+                    setup.board.remove(sq);
+                }
+            }
+        }
+        if setup.turn == seat {
+            setup.turn = heir;
+        }
+        Position::from_setup(setup, self.rules).ok()
+    }
+
     /// The seat after `slot` in turn order whose turn someone takes (after the game has
     /// ended: simply the next seat).
     fn next_turn(&self, slot: Seat) -> Seat {
@@ -942,8 +1024,8 @@ impl Position {
             if reason == WinReason::OnlyCommanders
                 && self.rules.bare_commander == BareCommander::Removed
             {
-                // His own commander leaves the board (FOUR_PLAYER_SETUP.md: "that commander
-                // is removed"). Another colour's commander he controls (possible only in a
+                // His own commander leaves the board (`docs/rules.md` section 7, the bare
+                // commander). Another colour's commander he controls (possible only in a
                 // position set up by hand: in play an out-of-play colour's commander is
                 // gone under this option) passes on with its colour like any other piece.
                 let own = self.board.by_colour(seat);
@@ -1103,5 +1185,57 @@ impl fmt::Debug for Position {
             .field("hash", &format_args!("{:#018x}", self.state.hash))
             .field("board", &self.board)
             .finish()
+    }
+}
+
+/// `serde` form of a [`Position`]: the setup and the rules, validated on the way in.
+#[cfg(feature = "serde")]
+mod serde_form {
+    use super::{Position, Setup};
+    use crate::{Board, Piece, Rules, Seat, SeatSet, Square, Variant};
+    use std::collections::BTreeMap;
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    #[serde(rename = "Position", deny_unknown_fields)]
+    struct Form {
+        variant: Variant,
+        rules: Rules,
+        turn: Seat,
+        controllers: [Seat; 4],
+        in_play: SeatSet,
+        pieces: BTreeMap<Square, Piece>,
+    }
+
+    impl serde::Serialize for Position {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let setup = self.to_setup();
+            Form {
+                variant: setup.variant,
+                rules: self.rules,
+                turn: setup.turn,
+                controllers: setup.controllers,
+                in_play: setup.in_play,
+                pieces: setup.board.pieces().collect(),
+            }
+            .serialize(serializer)
+        }
+    }
+
+    impl<'de> serde::Deserialize<'de> for Position {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Position, D::Error> {
+            let form = Form::deserialize(deserializer)?;
+            let mut board = Board::empty();
+            for (square, piece) in form.pieces {
+                board.put(square, piece);
+            }
+            let setup = Setup {
+                board,
+                variant: form.variant,
+                turn: form.turn,
+                controllers: form.controllers,
+                in_play: form.in_play,
+            };
+            Position::from_setup(setup, form.rules).map_err(serde::de::Error::custom)
+        }
     }
 }

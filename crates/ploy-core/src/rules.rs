@@ -58,7 +58,7 @@ impl Variant {
     }
 }
 
-/// When a player is eliminated (RULES.md section 4).
+/// When a player is eliminated (`docs/rules.md` sections 5 and 7).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Elimination {
@@ -69,7 +69,7 @@ pub enum Elimination {
     Relaxed,
 }
 
-/// How far a piece may turn in one move (RULES.md section 3).
+/// How far a piece may turn in one move (`docs/rules.md` section 3).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Rotation {
@@ -102,7 +102,7 @@ impl Rotation {
     }
 }
 
-/// What happens to an eliminated player in a partnership game (FOUR_PLAYER_SETUP.md).
+/// What happens to an eliminated player in a partnership game (`docs/rules.md` section 7).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum PartnerElimination {
@@ -143,6 +143,7 @@ pub enum BareCommander {
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 #[non_exhaustive]
 pub struct Rules {
     /// When a player is eliminated.

@@ -15,10 +15,24 @@ use core::str::FromStr;
 /// assert_eq!((e4.file(), e4.rank()), (4, 3));
 /// assert_eq!(e4.to_string(), "e4");
 /// ```
+///
+/// With the `serde` feature a square travels as its name (`"e4"`).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(try_from = "u8", into = "u8"))]
 pub struct Square(u8);
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Square {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Square {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Square, D::Error> {
+        deserializer.deserialize_str(crate::serde_text::TextVisitor::new("a square such as e4"))
+    }
+}
 
 macro_rules! squares {
     ($($name:ident = $idx:expr),* $(,)?) => {

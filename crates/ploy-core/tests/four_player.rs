@@ -1,4 +1,4 @@
-//! Four-player rules (RULES.md section 5, FOUR_PLAYER_SETUP.md): scripted games through each
+//! Four-player rules (`docs/rules.md` section 7): scripted games through each
 //! elimination path, checking control, turns and outcome after every move, and make/unmake
 //! with hashes along the way.
 
@@ -50,9 +50,10 @@ fn play(pos: &mut Position, m: &str) {
 
 #[test]
 fn start_positions_move_counts() {
-    // Worked out by hand from FOUR_PLAYER_SETUP.md. Free-for-all, Green: commander a1 only
-    // turns (1, 3, 5, 7: 4); lance b1, probe c1, lance a2, probe b2, probe a3 are boxed in
-    // by own pieces (7 turns each); shields c2, b3, c3 each step NE (8 rotations + 7 turns).
+    // Worked out by hand from the layouts (`docs/rules.md` section 7). Free-for-all, Green:
+    // commander a1 only turns (1, 3, 5, 7: 4); lance b1, probe c1, lance a2, probe b2, probe
+    // a3 are boxed in by own pieces (7 turns each); shields c2, b3, c3 each step NE (8
+    // rotations + 7 turns).
     let ffa = Position::start(Variant::FreeForAll, Rules::university());
     assert_eq!(ffa.turn(), G);
     assert_eq!(ffa.legal_moves().len(), 4 + 5 * 7 + 3 * 15);
@@ -345,6 +346,35 @@ fn invalid_four_player_setups_are_rejected() {
 }
 
 #[test]
+fn an_out_of_play_colour_cannot_keep_its_commander_and_other_pieces() {
+    // Red is out after Green took his last piece besides the commander: his commander stays.
+    let mut pos = Position::from_setup(bare_commander_setup(), Rules::university()).unwrap();
+    play(&mut pos, "e3-e5-0");
+    let out = pos.to_setup();
+    assert!(!out.in_play.contains(R));
+    assert!(Position::from_setup(out.clone(), Rules::university()).is_ok());
+    // The same with a red shield back on the board: no game gets there, under any rules.
+    let mut st = out;
+    st.board
+        .put(sq("c5"), Piece::new(R, Flags::new(1)).unwrap());
+    for rules in [
+        Rules::university(),
+        Rules::university().with_elimination(Elimination::Relaxed),
+        Rules::university().with_bare_commander(BareCommander::Removed),
+    ] {
+        let err = Position::from_setup(st.clone(), rules).expect_err("red's army is back");
+        assert!(
+            err.problems
+                .contains(&ploy_core::SetupProblem::OutOfPlayWithArmy(R)),
+            "{err}"
+        );
+    }
+    // Without its commander an out-of-play colour may keep other pieces (they pass on).
+    st.board.remove(sq("a9"));
+    assert!(Position::from_setup(st, Rules::university()).is_ok());
+}
+
+#[test]
 fn random_four_player_playouts_keep_hash_and_unmake_exact() {
     let mut rng = StdRng::seed_from_u64(4);
     for variant in [Variant::FreeForAll, Variant::Partnership] {
@@ -421,11 +451,31 @@ fn resignation_in_four_player_games() {
             reason: WinReason::Resignation
         })
     );
-    // Free-for-all with several opponents left: refused, the game goes on unchanged.
+    // Free-for-all with several opponents left: he leaves, his pieces leave the board,
+    // the others play on; taking it back restores the game exactly.
     let mut g = Game::start(Variant::FreeForAll, Rules::standard());
     let before = g.clone();
-    assert_eq!(g.resign(R), Err(GameError::SeveralOpponents));
+    g.resign(R).unwrap();
+    assert_eq!(g.outcome(), None);
+    assert_eq!(g.position().in_play(), SeatSet::ALL.without(R));
+    assert!(g.position().board().by_colour(R).is_empty());
+    assert_eq!(g.position().board().pieces().count(), 27);
+    assert_eq!(g.position().turn(), G); // not his turn: the turn stays
+    assert_eq!(
+        g.withdrawals().collect::<Vec<_>>(),
+        [ploy_core::Withdrawal {
+            ply: 0,
+            seat: R,
+            reason: WinReason::Resignation
+        }]
+    );
+    assert_eq!(g.resign(R), Err(GameError::NotInPlay(R)));
+    assert!(matches!(
+        g.take_back_ending(),
+        Ok(ploy_core::Ending::Withdrawal(_))
+    ));
     assert_eq!(g, before);
+    assert_eq!(g.take_back_ending(), Err(GameError::NoEnding));
     // Free-for-all with one opponent left: he wins.
     let st = setup(
         Variant::FreeForAll,
@@ -446,6 +496,72 @@ fn resignation_in_four_player_games() {
     assert_eq!(g.position().in_play(), SeatSet::only(G).with(Y));
     g.forfeit_on_time(Y).unwrap();
     assert_eq!(g.outcome(), Some(Outcome::win(G, WinReason::TimeForfeit)));
+}
+
+#[test]
+fn a_free_for_all_player_who_leaves_takes_the_pieces_he_controls_with_him() {
+    use ploy_core::{Ending, Game};
+    // Green controls Blue's pieces (he captured Blue's commander) and leaves on his turn:
+    // Green's and Blue's pieces leave the board, the turn passes to Red, the game goes on.
+    let mut st = setup(
+        Variant::FreeForAll,
+        &[
+            (G, "a1", 85),
+            (G, "e3", 17),
+            (B, "h2", 17),
+            (R, "a9", 85),
+            (R, "b8", 16),
+            (Y, "i9", 85),
+            (Y, "h9", 16),
+        ],
+    );
+    st.in_play = SeatSet::ALL.without(B);
+    st.controllers[B.index()] = G;
+    let start = Position::from_setup(st, Rules::standard()).unwrap();
+    let mut g = Game::from_position(start.clone());
+    g.forfeit_on_time(G).unwrap();
+    let pos = g.position().clone();
+    assert_eq!(g.outcome(), None);
+    assert_eq!(pos.in_play(), SeatSet::only(R).with(Y));
+    assert_eq!(pos.turn(), R);
+    assert_eq!(pos.board().pieces().count(), 4);
+    assert_eq!(pos.hash(), pos.compute_hash());
+    // A position that a position string can hold: it survives its setup.
+    assert_eq!(
+        Position::from_setup(pos.to_setup(), pos.rules()).unwrap(),
+        pos
+    );
+    // The game goes on between Red and Yellow; `undo` of the next move keeps the leaving,
+    // `take_back_ending` then brings Green's and Blue's pieces back.
+    let m = pos.legal_moves()[0];
+    g.play(m).unwrap();
+    assert_eq!(g.position().turn(), Y);
+    g.undo().unwrap();
+    assert_eq!(g.position(), &pos);
+    assert_eq!(
+        g.take_back_ending().unwrap(),
+        Ending::Withdrawal(ploy_core::Withdrawal {
+            ply: 0,
+            seat: G,
+            reason: WinReason::TimeForfeit
+        })
+    );
+    assert_eq!(g.position(), &start);
+    // Leaving after a move, then `undo`: the move and the leaving are both taken back.
+    let m = start.legal_moves()[0];
+    g.play(m).unwrap();
+    g.resign(Y).unwrap();
+    assert_eq!(g.withdrawals().len(), 1);
+    g.undo().unwrap();
+    assert_eq!(g.withdrawals().len(), 0);
+    assert_eq!(g.position(), &start);
+    // Not in the other variants: there a player's leaving ends the game.
+    assert!(
+        Position::start(Variant::Partnership, Rules::standard())
+            .without_player(G)
+            .is_none()
+    );
+    assert!(Position::new().without_player(G).is_none());
 }
 
 #[test]

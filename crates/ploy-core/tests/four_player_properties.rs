@@ -1,4 +1,4 @@
-//! Properties of the four-player games (RULES.md section 5) on random playouts of both
+//! Properties of the four-player games (`docs/rules.md` section 7) on random playouts of both
 //! variants with random rule options, checked against the reference generator of
 //! `common/reference.rs`, which keeps its own control, turn and elimination state: the fast
 //! generator lists exactly the reference moves (as sets, no duplicates), make/unmake
@@ -20,7 +20,7 @@ fn set_of(moves: &[Move]) -> BTreeSet<Move> {
     moves.iter().copied().collect()
 }
 
-/// Random four-player rules: every option of FOUR_PLAYER_SETUP.md's table.
+/// Random four-player rules: every option of `docs/rules.md` section 7.
 fn any_four_player_rules() -> impl Strategy<Value = Rules> {
     (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(
         |(relaxed, single, plays_on, removed)| {

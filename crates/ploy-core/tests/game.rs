@@ -1,4 +1,4 @@
-//! Games (RULES.md section 4): draw rules, checked play, undo, resignation.
+//! Games (`docs/rules.md` section 6): draw rules, checked play, undo, resignation.
 
 mod common;
 
@@ -301,9 +301,9 @@ mod random {
     use proptest::prelude::*;
     use proptest::test_runner::FileFailurePersistence;
 
-    /// The outcomes the rule book allows for the game `positions` (start first): the
+    /// The outcomes the rules allow for the game `positions` (start first): the
     /// board's verdict first, then the draw rules, counted naively over the whole history.
-    /// The rule book gives no precedence between the two draw rules: both are accepted.
+    /// The rules give no precedence between the two draw rules: both are accepted.
     fn expected_outcomes(positions: &[Position], rules: Rules) -> Vec<Option<Outcome>> {
         let current = positions.last().unwrap();
         if let Some(o) = current.outcome() {

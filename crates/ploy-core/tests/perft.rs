@@ -16,7 +16,7 @@
 //! `absorbed` / `plays-on` (partner elimination) and `bare-commander-stays` /
 //! `bare-commander-removed`.
 //!
-//! The draw rules never matter: a position has no history (RULES.md section 4).
+//! The draw rules never matter: a position has no history (`docs/rules.md` section 6).
 
 mod common;
 
@@ -132,7 +132,7 @@ fn the_data_file_starts_with_the_rule_books_start_position() {
         records[0].position,
         Position::new().with_rules(Rules::university()).unwrap()
     );
-    // The numbers the issue pins, checked by an independent implementation.
+    // The pinned start counts, also checked by an independent implementation.
     for (depth, nodes) in [(1, 145), (2, 21_025), (3, 3_032_381)] {
         assert!(
             records[0].perft.contains(&(depth, nodes)),

@@ -80,7 +80,7 @@ fn check_generation(pos: &Position) -> BTreeSet<Move> {
         reference::outcome_of_board(pos.board(), pos.turn(), pos.rules())
     );
     assert_eq!(pos.is_game_over(), pos.outcome().is_some());
-    // No stalemate (RULES.md section 4): a side with a piece can always turn it.
+    // No stalemate (`docs/rules.md` section 5): a side with a piece can always turn it.
     assert_eq!(
         fast_set.is_empty(),
         pos.outcome().is_some(),

@@ -1,4 +1,4 @@
-//! Validation of setups (RULES.md section 4, "Valid positions").
+//! Validation of setups (`docs/rules.md` section 8, valid positions).
 
 mod common;
 
@@ -154,4 +154,33 @@ fn every_problem_is_reported() {
         );
     }
     assert_eq!(err.problems.len(), 3);
+}
+
+#[test]
+fn a_two_player_board_without_commanders_is_rejected() {
+    // The game ends at the first commander capture, so no game reaches a board without
+    // any commander, under any rules.
+    for board in [board_of(&[("e5", G, 1), ("e7", R, 16)]), board_of(&[])] {
+        for turn in [G, R] {
+            for rules in [
+                Rules::standard(),
+                Rules::university().with_elimination(ploy_core::Elimination::Relaxed),
+            ] {
+                let err = Position::from_setup(Setup::two_player(board.clone(), turn), rules)
+                    .expect_err("no commander on the board");
+                assert_eq!(
+                    err.problems,
+                    vec![SetupProblem::NoCommander],
+                    "{turn} to move"
+                );
+                assert!(err.to_string().contains("commander"), "{err}");
+            }
+        }
+    }
+    // One commander is enough: the game is decided, not impossible.
+    for turn in [G, R] {
+        let board = board_of(&[("e5", G, 1), ("e7", R, 170), ("e8", R, 1)]);
+        let pos = Position::from_setup(Setup::two_player(board, turn), Rules::standard());
+        assert_eq!(pos.unwrap().outcome().and_then(|o| o.winner()), Some(R));
+    }
 }

@@ -1,5 +1,5 @@
 //! The small value types: squares, directions, flags, piece kinds, pieces, moves
-//! (RULES.md sections 1-3).
+//! (`docs/rules.md` sections 1 to 3).
 
 use ploy_core::{Direction, Flags, Move, MoveIndexError, Piece, PieceKind, Seat, Square};
 use std::collections::HashSet;
@@ -50,7 +50,7 @@ fn square_rejects_bad_text() {
 
 #[test]
 fn directions_follow_the_rule_book() {
-    // RULES.md section 2: bit, name, (dfile, drank).
+    // `docs/rules.md` section 2: bit, name, (dfile, drank).
     let table = [
         (Direction::N, "N", (0, 1)),
         (Direction::NE, "NE", (1, 1)),
@@ -74,7 +74,7 @@ fn directions_follow_the_rule_book() {
 
 #[test]
 fn flags_rotate() {
-    // The rule book's example: a shield pointing N (mask 1) turned by 3 points SE (mask 8).
+    // The rules' example: a shield pointing N (mask 1) turned by 3 points SE (mask 8).
     assert_eq!(Flags::new(1).rotate(3), Flags::new(8));
     // Bit k goes to bit (k + r) mod 8, for every mask and rotation.
     for mask in 0..=255u8 {
@@ -152,7 +152,7 @@ fn move_packing_round_trips() {
 
 #[test]
 fn rule_presets() {
-    // RULES.md section 4: standard has both draw rules (N = 200), university none; the
+    // `docs/rules.md` section 6: standard has both draw rules (N = 200), university none; the
     // library's default is standard; both use strict elimination and any rotation.
     let standard = ploy_core::Rules::standard();
     assert!(standard.repetition_draw);

@@ -1,4 +1,4 @@
-//! Tensi's algebraic notation (RULES.md section 6).
+//! Tensi's algebraic notation (`docs/notation.md` section 3).
 //!
 //! # Output (canonical)
 //!
@@ -14,12 +14,16 @@
 //! # Input (lenient where no doubt can arise)
 //!
 //! ```text
-//! move     := square ( sep square turn? | turn ) '#'?
-//! sep      := '-' | 'x'
+//! move     := square ( sep? square turn? | turn ) '#'?
+//! sep      := '-' | 'x' | 'X'
 //! turn     := ( '+' | '-' ) '0'..'7'      ('+n': n steps counterclockwise, '-n': clockwise)
-//! square   := 'a'..'i' '1'..'9'
+//! square   := file rank
+//! file     := 'a'..'i' | 'A'..'I'
+//! rank     := '1'..'9'
 //! ```
 //!
+//! - Upper and lower case alike: `E3-E4`, `e4Xf5`.
+//! - The separator may be left out: `e4e5` is `e4-e5`, `e3e4+2` is `e3-e4+2`.
 //! - `-` and `x` are both accepted whether or not the move captures.
 //! - `#` is optional, and accepted on a move that does not win (it is ignored).
 //! - Any turn `+n` or `-n` with `n` in 0..7 is accepted, so `-4` and `+4` are the same
@@ -27,8 +31,12 @@
 //! - A university move string reads as the same move: `e3-e4-3` is the shield's motion with
 //!   three steps clockwise, `d2-d2-5` is a direction move (start and end square equal),
 //!   `e3-e4-0` is the plain motion.
-//! - **Rejected:** upper case, whitespace anywhere, an empty turn, a digit 8 or 9, two
-//!   digits, anything after `#` or after the move.
+//! - **Rejected:** whitespace anywhere, an empty turn, a digit 8 or 9, two digits, anything
+//!   after `#` or after the move.
+//!
+//! Errors ([`ParseMoveError`]) name the character where the problem is, counting from 1,
+//! and show the character found there (`e3-é4`: "character 4: expected a file `a`..`i`,
+//! found `é`"), not a byte offset or a byte value.
 //!
 //! # Two stages
 //!
@@ -43,7 +51,8 @@ use core::str::FromStr;
 use ploy_core::{Move, Position};
 
 use crate::moves::{
-    IllegalMoveError, ParseMoveError, ReadMoveError, check_legal, digit_at, square_at,
+    IllegalMoveError, ParseMoveError, ReadMoveError, check_legal, digit_at, is_file_at,
+    square_at_any_case,
 };
 
 /// A move in Tensi's algebraic notation: a `(from, to, r)` triple (legal or not) with the
@@ -133,32 +142,36 @@ impl AlgebraicMove {
     /// # Errors
     /// [`ParseMoveError`] with what is wrong and where.
     pub fn from_ascii(text: &[u8]) -> Result<AlgebraicMove, ParseMoveError> {
-        let from = square_at(text, 0)?;
+        let from = square_at_any_case(text, 0)?;
+        // The end square after a separator at 2 (`e4-e5`, `e4xe5`), or right at 2 (`e4e5`).
+        let motion = |to_at: usize, capture: bool| -> Result<_, ParseMoveError> {
+            let to = square_at_any_case(text, to_at)?;
+            let after = to_at + 2;
+            let (rotation, i) = match text.get(after).copied() {
+                Some(b'+') => ((8 - digit_at(text, after + 1)?) % 8, after + 2),
+                Some(b'-') => (digit_at(text, after + 1)?, after + 2),
+                _ => (0, after),
+            };
+            Ok((to, capture, rotation, i))
+        };
         let (to, mut capture, rotation, mut i) = match text.get(2).copied() {
             Some(b'+') => (from, false, (8 - digit_at(text, 3)?) % 8, 4),
             Some(b'-') if text.get(3).is_some_and(u8::is_ascii_digit) => {
                 (from, false, digit_at(text, 3)?, 4)
             }
-            Some(sep @ (b'-' | b'x')) => {
-                let to = square_at(text, 3)?;
-                let (rotation, i) = match text.get(5).copied() {
-                    Some(b'+') => ((8 - digit_at(text, 6)?) % 8, 7),
-                    Some(b'-') => (digit_at(text, 6)?, 7),
-                    _ => (0, 5),
-                };
-                (to, sep == b'x', rotation, i)
-            }
-            found => {
+            Some(sep @ (b'-' | b'x' | b'X')) => motion(3, sep != b'-')?,
+            Some(_) if is_file_at(text, 2) => motion(2, false)?,
+            _ => {
                 return Err(ParseMoveError::Unexpected {
                     offset: 2,
-                    expected: "`-`, `x` or `+`",
-                    found,
+                    expected: "`-`, `x`, `+` or the end square",
+                    found: ParseMoveError::found_at(text, 2),
                 });
             }
         };
         let wins = text.get(i) == Some(&b'#');
         i += usize::from(wins);
-        if let Some(&found) = text.get(i) {
+        if let Some(found) = ParseMoveError::found_at(text, i) {
             return Err(ParseMoveError::Trailing { offset: i, found });
         }
         capture &= from != to;

@@ -1,4 +1,5 @@
-//! Board strings and position strings (the university "FEN" format, RULES.md section 6).
+//! Board strings and position strings (the university "FEN" format, `docs/notation.md`
+//! sections 4 and 5).
 //!
 //! # Grammar
 //!
@@ -25,10 +26,11 @@
 //!   `w`, a missing mask, a mask of 0 or above 255, leading zeros (`b01`), signs, whitespace
 //!   inside a field (`b 1`, `b1 7`), any other byte (non-ASCII included).
 //! - **Position strings** are split at their **last** space byte: the text before it is the
-//!   board (so it may end in whitespace, which belongs to square `i1`), the text after it must
-//!   be exactly `b` or `w`. Nothing may follow the side to move, not even a line ending.
-//!   (Text after the last space that looks like a field, `b69`, or holds `,` or `/` is
-//!   reported as a missing side to move.)
+//!   board, the text after it must be exactly `b` or `w`. Exactly one space separates them:
+//!   the board may not end in whitespace (`<board>  b` with two spaces is rejected,
+//!   [`ParsePositionError::Separator`]). Nothing may follow the side to move, not even a
+//!   line ending. (Text after the last space that looks like a field, `b69`, or holds `,`
+//!   or `/` is reported as a missing side to move.)
 //!
 //! Errors report the first problem in this order: the number of ranks, then rank by rank
 //! (9 down to 1) the number of fields and then each field from `a` to `i`; for a position
@@ -39,10 +41,12 @@
 //!
 //! The syntax stage ([`BoardString`], [`PositionString`]) accepts any mask 1..255, as the
 //! university format says. Turning the text into core values is the validity stage:
-//! [`BoardString::to_board`] rejects masks with 5 to 8 flags (not pieces, RULES.md section
-//! 2) and [`PositionString::to_position`] then applies the rules of a valid position
+//! [`BoardString::to_board`] rejects masks with 5 to 8 flags (not pieces, `docs/rules.md`
+//! section 2) and [`PositionString::to_position`] then applies the rules of a valid position
 //! ([`Position::from_setup`]: at most one commander, no more pieces of a kind than the start
-//! army).
+//! army, and nothing no game can reach, such as a board without any commander; a board
+//! that shows a decided game, one side without its commander, is valid and has its
+//! outcome). ploy-core's crate docs give the reasoning.
 //!
 //! # Four-player positions
 //!
@@ -196,7 +200,7 @@ impl BoardString {
         }
     }
 
-    /// The two-player start position (RULES.md section 4).
+    /// The two-player start position (`docs/rules.md` section 5).
     #[must_use]
     pub fn start() -> BoardString {
         BoardString::from_board(&Setup::start().board)
@@ -675,7 +679,7 @@ impl TwoPlayerPositionString {
     ///
     /// # Errors
     /// [`InvalidPositionError`]: a mask that is not a piece, or a board that breaks the rules
-    /// of a valid position (RULES.md section 4).
+    /// of a valid position (`docs/rules.md` section 8).
     pub fn to_position(&self, rules: Rules) -> Result<Position, InvalidPositionError> {
         Ok(Position::from_setup(self.to_setup()?, rules)?)
     }
@@ -714,6 +718,15 @@ impl TwoPlayerPositionString {
                 offset: space + 2,
                 found: b,
             });
+        }
+        // Exactly one space separates the board from the side to move.
+        let ws = text[..space]
+            .iter()
+            .rev()
+            .take_while(|&&b| is_ws(b))
+            .count();
+        if ws > 0 {
+            return Err(ParsePositionError::Separator { offset: space - ws });
         }
         let board = parse_board(&text[..space], 0)?;
         Ok(TwoPlayerPositionString { board, turn })
@@ -840,7 +853,7 @@ impl PositionString {
     ///
     /// # Errors
     /// [`InvalidPositionError`]: a mask that is not a piece, or a setup that breaks the rules
-    /// of a valid position (RULES.md sections 4 and 5; for four players also controllers
+    /// of a valid position (`docs/rules.md` section 8; for four players also controllers
     /// and seats in play that cannot arise under `rules`).
     pub fn to_position(&self, rules: Rules) -> Result<Position, InvalidPositionError> {
         Ok(Position::from_setup(self.to_setup()?, rules)?)
@@ -918,6 +931,13 @@ pub enum ParsePositionError {
         /// What is there instead (`None`: the input ends).
         found: Option<u8>,
     },
+    /// More whitespace than the single space between the board and what follows it (the
+    /// side to move; in a four-player string also between the variant and the board).
+    #[error("byte {offset}: expected a single space between the fields, found more whitespace")]
+    Separator {
+        /// Where the extra whitespace starts.
+        offset: usize,
+    },
     /// Something follows the side to move.
     #[error("byte {offset}: expected the end after the side to move, found {}", ByteDisplay(Some(*.found)))]
     Trailing {
@@ -946,6 +966,7 @@ impl ParsePositionError {
         match *self {
             ParsePositionError::Board(e) => e.offset(),
             ParsePositionError::MissingTurn { offset }
+            | ParsePositionError::Separator { offset }
             | ParsePositionError::Turn { offset, .. }
             | ParsePositionError::Trailing { offset, .. }
             | ParsePositionError::FourPlayer { offset, .. } => offset,
@@ -960,7 +981,7 @@ pub enum InvalidPositionError {
     /// A mask has 5 to 8 flags.
     #[error(transparent)]
     NotAPiece(#[from] NotAPieceError),
-    /// The board breaks the rules of a valid position (RULES.md section 4).
+    /// The board breaks the rules of a valid position (`docs/rules.md` section 8).
     #[error(transparent)]
     Rules(#[from] PositionError),
 }
@@ -977,7 +998,21 @@ pub enum ReadPositionError {
     Invalid(#[from] InvalidPositionError),
 }
 
-/// Reads a position string into a position played by `rules`: both stages at once.
+/// Reads a position string into a position played by `rules`: both stages at once. The
+/// words `start`, `ffa` and `partnership` stand for the start positions of the two-player,
+/// free-for-all and partnership games, as every program of this workspace takes them.
+///
+/// The way back is [`PositionString::from_position`] (`to_string()` gives the text):
+///
+/// ```
+/// use ploy_core::{Position, Rules, Variant};
+/// use ploy_notation::{PositionString, read_position};
+/// let pos = read_position("ffa", Rules::standard())?;
+/// assert_eq!(pos, Position::start(Variant::FreeForAll, Rules::standard()));
+/// let text = PositionString::from_position(&pos).to_string();
+/// assert_eq!(read_position(&text, Rules::standard())?, pos);
+/// # Ok::<(), ploy_notation::ReadPositionError>(())
+/// ```
 ///
 /// ```
 /// use ploy_core::Rules;
@@ -993,6 +1028,22 @@ pub enum ReadPositionError {
 /// # Errors
 /// [`ReadPositionError::Malformed`] or [`ReadPositionError::Invalid`].
 pub fn read_position(text: &str, rules: Rules) -> Result<Position, ReadPositionError> {
-    let parsed = PositionString::from_ascii(text.as_bytes())?;
-    Ok(parsed.to_position(rules)?)
+    read_position_bytes(text.as_bytes(), rules)
+}
+
+/// [`read_position`] on bytes (any bytes: the input need not be UTF-8).
+///
+/// # Errors
+/// [`ReadPositionError::Malformed`] or [`ReadPositionError::Invalid`].
+pub fn read_position_bytes(text: &[u8], rules: Rules) -> Result<Position, ReadPositionError> {
+    let variant = match text {
+        b"start" => Variant::TwoPlayer,
+        b"ffa" => Variant::FreeForAll,
+        b"partnership" => Variant::Partnership,
+        _ => {
+            let parsed = PositionString::from_ascii(text)?;
+            return Ok(parsed.to_position(rules)?);
+        }
+    };
+    Ok(Position::start(variant, rules))
 }

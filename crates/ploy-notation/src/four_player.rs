@@ -1,5 +1,5 @@
 //! Four-player board strings and position strings (free-for-all and partnership games,
-//! RULES.md section 5): the university format extended to four colours, with the variant,
+//! `docs/notation.md` section 6): the university format extended to four colours, with the variant,
 //! the seat to move, the controllers and the seats out of play.
 //!
 //! # Grammar
@@ -76,7 +76,8 @@
 //! - **Board:** exactly as lenient as the two-player board (ASCII whitespace around each
 //!   field, nothing else), with the letters `g`, `r`, `y`, `b` instead of `b`, `w`.
 //! - **Everything else is strict:** the variant word at byte 0, then single spaces between
-//!   the fields, `turn` one letter, `controllers` exactly four letters, `out` either `-` or
+//!   the fields (the board may not begin or end with whitespace:
+//!   [`crate::ParsePositionError::Separator`]), `turn` one letter, `controllers` exactly four letters, `out` either `-` or
 //!   the seats in turn order without repetition (`rb`, not `br` or `rr`); lower case only;
 //!   nothing after `out`, not even a line ending.
 //! - The fields after the board are found from the end: the text after the last three
@@ -103,6 +104,7 @@ use ploy_core::{
 };
 
 use crate::board::{Letters, parse_grid};
+use crate::util::is_ws;
 use crate::{InvalidPositionError, NotAPieceError, ParseBoardError, ParsePositionError};
 
 /// The letter of a seat (and colour) in four-player strings: `g`, `r`, `y` or `b`.
@@ -487,6 +489,9 @@ impl FourPlayerPositionString {
         }
         let rest_at = word + 1;
         let rest = &text[rest_at..];
+        if rest.first().copied().is_some_and(is_ws) {
+            return Err(ParsePositionError::Separator { offset: rest_at });
+        }
         // The three fields after the board, found from the end.
         let missing = || ParsePositionError::FourPlayer {
             offset: text.len(),
@@ -504,6 +509,12 @@ impl FourPlayerPositionString {
         }
         if rest[s1 + 1..].iter().any(|&b| b == b',' || b == b'/') {
             return Err(missing());
+        }
+        let ws = rest[..s1].iter().rev().take_while(|&&b| is_ws(b)).count();
+        if ws > 0 {
+            return Err(ParsePositionError::Separator {
+                offset: rest_at + s1 - ws,
+            });
         }
         // The seat to move.
         let turn_at = rest_at + s1 + 1;

@@ -12,7 +12,7 @@ use ploy_core::{
 use crate::protocol::{MovesOptions, moves_line as protocol_moves_line};
 use crate::{
     AlgebraicMove, BoardString, FourPlayerBoardString, FourPlayerPositionString, IllegalMoveError,
-    PositionString, TwoPlayerPositionString, UniversityMove, check_legal,
+    ParseMoveError, PositionString, TwoPlayerPositionString, UniversityMove, check_legal,
 };
 
 /// The rule sets the bodies try a parsed position with (every option of both games comes
@@ -133,23 +133,41 @@ pub fn position_string(data: &[u8]) {
     }
 }
 
-/// University move strings: a string that parses is canonical (it writes itself back) and
-/// reads as the same move in algebraic notation.
+/// The number of characters in `data` as a lossy conversion counts them.
+fn char_count(data: &[u8]) -> usize {
+    String::from_utf8_lossy(data).chars().count()
+}
+
+/// A move-text error: its place lies within the input, everything before it is ASCII (so
+/// the character it names is the byte offset plus one), and the message is short.
+fn check_move_error(data: &[u8], e: &ParseMoveError) {
+    assert!(e.offset() <= data.len());
+    assert!(data[..e.offset()].is_ascii(), "non-ASCII before {e:?}");
+    assert!(e.character() <= char_count(data) + 1, "{e:?}");
+    let message = e.to_string();
+    assert!(message.len() < 120, "{message}");
+}
+
+/// University move strings: a string that parses is canonical (it writes itself back),
+/// is ploy-core's move text, and reads as the same move in algebraic notation.
 pub fn university_move(data: &[u8]) {
+    let core = ploy_core::Move::from_ascii(data);
     match UniversityMove::from_ascii(data) {
         Ok(mv) => {
             assert_eq!(mv.to_string().as_bytes(), data);
+            assert_eq!(core, Ok(mv.as_move()));
             let alg = AlgebraicMove::from_ascii(data).expect("a university string is algebraic");
             assert_eq!(alg.as_move(), mv.as_move());
         }
         Err(e) => {
-            assert!(e.offset() <= data.len());
-            let _ = e.to_string();
+            assert_eq!(core, Err(e));
+            check_move_error(data, &e);
         }
     }
 }
 
-/// Algebraic moves: parse, write, parse again.
+/// Algebraic moves: parse, write, parse again; case does not matter; a separator may be
+/// left out.
 pub fn algebraic_move(data: &[u8]) {
     match AlgebraicMove::from_ascii(data) {
         Ok(mv) => {
@@ -157,11 +175,20 @@ pub fn algebraic_move(data: &[u8]) {
             let again = AlgebraicMove::from_ascii(text.as_bytes()).expect("canonical text parses");
             assert_eq!(again, mv);
             assert_eq!(again.to_string(), text);
+            for cased in [data.to_ascii_uppercase(), data.to_ascii_lowercase()] {
+                let same = AlgebraicMove::from_ascii(&cased).expect("case does not matter");
+                assert_eq!(same.as_move(), mv.as_move());
+            }
+            if matches!(data.get(2), Some(b'-' | b'x' | b'X'))
+                && data.get(3).is_some_and(|b| b.is_ascii_alphabetic())
+            {
+                let mut joined = data.to_vec();
+                joined.remove(2);
+                let same = AlgebraicMove::from_ascii(&joined).expect("the separator may go");
+                assert_eq!(same.as_move(), mv.as_move());
+            }
         }
-        Err(e) => {
-            assert!(e.offset() <= data.len());
-            let _ = e.to_string();
-        }
+        Err(e) => check_move_error(data, &e),
     }
 }
 
@@ -232,6 +259,10 @@ pub fn moves_line(data: &[u8]) {
         !out.contains('\n') && !out.contains('\r'),
         "one line: {out:?}"
     );
+    if out.starts_with("error: ") {
+        // An error quotes a bounded excerpt of the line, however long it is.
+        assert!(out.len() < 400, "{out}");
+    }
     if !out.starts_with("error: ") {
         let fields: Vec<&str> = out.split(" ; ").collect();
         assert_eq!(fields.len(), 3, "three fields: {out:?}");
@@ -285,7 +316,7 @@ pub(crate) mod inputs {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
-    const ALPHABET: &[u8] = b"abcdefghijwrypt0123456789,/ x-+#|\t\n\xff";
+    const ALPHABET: &[u8] = b"abcdefghijwryptEIX0123456789,/ x-+#|\t\n\xff\xc3\xa9";
 
     /// Seeds by kind: position strings, board strings, move texts, `moves` lines.
     pub(crate) fn seeds(rng: &mut StdRng) -> [Vec<Vec<u8>>; 4] {
@@ -315,7 +346,13 @@ pub(crate) mod inputs {
                     moves[rng.random_range(0..moves.len())]
                 };
                 out[2].push(UniversityMove::from(mv).to_string().into_bytes());
-                out[2].push(AlgebraicMove::from_move(&pos, mv).to_string().into_bytes());
+                let alg = AlgebraicMove::from_move(&pos, mv).to_string();
+                // The lenient spellings people type: upper case, no separator.
+                out[2].push(alg.to_ascii_uppercase().into_bytes());
+                if !mv.is_direction_move() {
+                    out[2].push(format!("{}{}", &alg[..2], &alg[3..]).into_bytes());
+                }
+                out[2].push(alg.into_bytes());
                 line.push(' ');
                 line.push_str(&UniversityMove::from(mv).to_string());
                 pos.make_move(mv);

@@ -1,6 +1,28 @@
-//! Text forms of Ploy positions and moves (RULES.md section 6): board strings and position
-//! strings (the university "FEN" format), university move strings (`e3-e4-0`) and Tensi's
-//! algebraic notation (`e4xf5`, `c3+3`, `e7-d6+2`).
+//! Text forms of Ploy positions and moves: board strings and position strings (the
+//! university "FEN" format), university move strings (`e3-e4-0`) and Tensi's algebraic
+//! notation (`e4xf5`, `c3+3`, `e7-d6+2`). For players they are described in
+//! `docs/notation.md` in the repository (also `ploy::docs::notation` in the facade's
+//! documentation); this page is for programmers.
+//!
+//! # Positions to text and back
+//!
+//! One call each way: [`read_position`] reads a position string of any variant (or the
+//! words `start`, `ffa`, `partnership`) into a [`Position`];
+//! [`PositionString::from_position`] writes any position (`to_string()` gives the text).
+//!
+//! ```
+//! use ploy_core::{Position, Rules};
+//! use ploy_notation::{PositionString, read_position};
+//!
+//! let pos: Position = read_position("start", Rules::standard())?;
+//! let text: String = PositionString::from_position(&pos).to_string();
+//! assert!(text.ends_with(",b69,b146,b131,b170,b131,b146,b69, b"));
+//! assert_eq!(read_position(&text, Rules::standard())?, pos);
+//! # Ok::<(), ploy_notation::ReadPositionError>(())
+//! ```
+//!
+//! A move's own text, the university string, is ploy-core's ([`Move`]'s `Display` and
+//! `FromStr`); this crate adds resolution against a position and Tensi's notation.
 //!
 //! Every codec has two stages, as in the chess libraries this workspace learns from:
 //!
@@ -9,7 +31,9 @@
 //!    [`UniversityMove`], [`AlgebraicMove`] read text with `FromStr` / `from_ascii` (any bytes, never a panic)
 //!    and write their canonical text with `Display`, without allocating. Malformed text gives
 //!    a [`ParseBoardError`], [`ParsePositionError`] or [`ParseMoveError`] that says what is
-//!    wrong and where (byte offset, rank or square, what was expected).
+//!    wrong and where (byte offset, rank or square, what was expected; for move text the
+//!    character, counting from 1, and the character found there). No error quotes more
+//!    than a bounded [`excerpt`] of the input.
 //! 2. **Resolution** against the rules: a position string becomes a [`Position`] through
 //!    [`PositionString::to_position`] ([`InvalidPositionError`]: a mask that is not a piece,
 //!    or a board that breaks the rules of a valid position); a move text becomes the one legal
@@ -20,7 +44,8 @@
 //! [`ReadMoveError::Malformed`]) apart from "not valid / not legal here".
 //!
 //! Each module's docs say exactly how lenient its parser is: [`board`] and [`four_player`]
-//! (whitespace around squares, nothing else), [`university`] (nothing), [`algebraic`] (`-`/`x` either way,
+//! (whitespace around squares, nothing else; exactly one space between the fields),
+//! [`university`] (nothing), [`algebraic`] (any case, `-`/`x` either way or no separator,
 //! optional `#`, any `+n`/`-n`, university strings).
 //!
 //! # Example
@@ -65,7 +90,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Choices where the rule book is silent
+//! # Choices where the rules are silent
 //!
 //! - Position strings are split at their last space; nothing may follow the side to move.
 //! - A mask with 5 to 8 flags is well-formed text (the university format allows 1..255) and
@@ -108,7 +133,7 @@ pub use algebraic::{AlgebraicMove, read_algebraic};
 pub use board::{
     BoardString, InvalidPositionError, NotAPieceError, NotTwoPlayerError, ParseBoardError,
     ParsePositionError, PositionString, RawPiece, ReadPositionError, Side, TwoPlayerPositionString,
-    read_position,
+    read_position, read_position_bytes,
 };
 pub use four_player::{
     FourPlayerBoardString, FourPlayerPositionString, RawFourPlayerPiece, seat_from_letter,
@@ -116,6 +141,7 @@ pub use four_player::{
 };
 pub use moves::{IllegalMoveError, ParseMoveError, ReadMoveError, check_legal};
 pub use university::{UniversityMove, read_university};
+pub use util::{EXCERPT_CHARS, excerpt};
 
 #[doc(no_inline)]
 pub use ploy_core::{Move, Position};

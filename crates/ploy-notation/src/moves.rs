@@ -2,90 +2,30 @@
 
 use ploy_core::{Move, PieceKind, Position, Seat, Square};
 
-use crate::util::ByteDisplay;
+pub use ploy_core::ParseMoveError;
 
-/// A move string was malformed (the syntax stage of either move notation).
-///
-/// Offsets count bytes from the start of the move text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ParseMoveError {
-    /// A university move string is not exactly 7 bytes long.
-    #[error("expected exactly 7 characters such as `e3-e4-0`, found {found} bytes")]
-    Length {
-        /// The length in bytes.
-        found: usize,
-    },
-    /// A square's file is not `a`..`i`.
-    #[error("byte {offset}: expected a file `a`..`i`, found {}", ByteDisplay(*.found))]
-    File {
-        /// Where the file should be.
-        offset: usize,
-        /// What is there instead (`None`: the input ends).
-        found: Option<u8>,
-    },
-    /// A square's rank is not `1`..`9`.
-    #[error("byte {offset}: expected a rank `1`..`9`, found {}", ByteDisplay(*.found))]
-    Rank {
-        /// Where the rank should be.
-        offset: usize,
-        /// What is there instead (`None`: the input ends).
-        found: Option<u8>,
-    },
-    /// A separator or sign is missing or wrong.
-    #[error("byte {offset}: expected {expected}, found {}", ByteDisplay(*.found))]
-    Unexpected {
-        /// Where.
-        offset: usize,
-        /// What the notation allows there.
-        expected: &'static str,
-        /// What is there instead (`None`: the input ends).
-        found: Option<u8>,
-    },
-    /// A rotation is not a digit `0`..`7`.
-    #[error("byte {offset}: expected a rotation digit `0`..`7`, found {}", ByteDisplay(*.found))]
-    Rotation {
-        /// Where the digit should be.
-        offset: usize,
-        /// What is there instead (`None`: the input ends).
-        found: Option<u8>,
-    },
-    /// Something follows a complete move.
-    #[error("byte {offset}: expected the end of the move, found {}", ByteDisplay(Some(*.found)))]
-    Trailing {
-        /// Where the garbage starts.
-        offset: usize,
-        /// Its first byte.
-        found: u8,
-    },
+/// The lower-case byte at `i`, if any: the algebraic reader ignores case.
+fn lower(text: &[u8], i: usize) -> Option<u8> {
+    text.get(i).map(u8::to_ascii_lowercase)
 }
 
-impl ParseMoveError {
-    /// The byte offset of the problem (0 for a wrong length).
-    #[must_use]
-    pub const fn offset(&self) -> usize {
-        match *self {
-            ParseMoveError::Length { .. } => 0,
-            ParseMoveError::File { offset, .. }
-            | ParseMoveError::Rank { offset, .. }
-            | ParseMoveError::Unexpected { offset, .. }
-            | ParseMoveError::Rotation { offset, .. }
-            | ParseMoveError::Trailing { offset, .. } => offset,
-        }
-    }
+/// Whether the byte at `offset` starts a square's file, in either case.
+pub(crate) fn is_file_at(text: &[u8], offset: usize) -> bool {
+    matches!(lower(text, offset), Some(b'a'..=b'i'))
 }
 
-/// Reads the square at `offset`.
-pub(crate) fn square_at(text: &[u8], offset: usize) -> Result<Square, ParseMoveError> {
-    let file = text.get(offset).copied();
-    let rank = text.get(offset + 1).copied();
-    match (file, rank) {
+/// Reads the square at `offset`, in either case (`e4`, `E4`).
+pub(crate) fn square_at_any_case(text: &[u8], offset: usize) -> Result<Square, ParseMoveError> {
+    match (lower(text, offset), text.get(offset + 1).copied()) {
         (Some(f @ b'a'..=b'i'), Some(r @ b'1'..=b'9')) => Ok(Square::new(f - b'a', r - b'1')),
-        (Some(b'a'..=b'i'), found) => Err(ParseMoveError::Rank {
+        (Some(b'a'..=b'i'), _) => Err(ParseMoveError::Rank {
             offset: offset + 1,
-            found,
+            found: ParseMoveError::found_at(text, offset + 1),
         }),
-        (found, _) => Err(ParseMoveError::File { offset, found }),
+        _ => Err(ParseMoveError::File {
+            offset,
+            found: ParseMoveError::found_at(text, offset),
+        }),
     }
 }
 
@@ -93,7 +33,10 @@ pub(crate) fn square_at(text: &[u8], offset: usize) -> Result<Square, ParseMoveE
 pub(crate) fn digit_at(text: &[u8], offset: usize) -> Result<u8, ParseMoveError> {
     match text.get(offset).copied() {
         Some(d @ b'0'..=b'7') => Ok(d - b'0'),
-        found => Err(ParseMoveError::Rotation { offset, found }),
+        _ => Err(ParseMoveError::Rotation {
+            offset,
+            found: ParseMoveError::found_at(text, offset),
+        }),
     }
 }
 

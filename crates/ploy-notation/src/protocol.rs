@@ -47,7 +47,9 @@ use ploy_core::{
     Variant, divide, perft,
 };
 
-use crate::{AlgebraicMove, PositionString, Side, UniversityMove, check_legal, seat_letter};
+use crate::{
+    AlgebraicMove, PositionString, Side, UniversityMove, check_legal, excerpt, seat_letter,
+};
 
 /// A command line could not be understood, or its position is not valid.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -92,8 +94,9 @@ impl MovesOptions {
                 "--bare-commander-removed" => opts.bare_commander_removed = true,
                 other => {
                     return Err(CommandError(format!(
-                        "unknown argument `{other}`; expected --algebraic, --draw-rules, \
-                         --single-step, --relaxed, --plays-on or --bare-commander-removed"
+                        "unknown argument `{}`; expected --algebraic, --draw-rules, \
+                         --single-step, --relaxed, --plays-on or --bare-commander-removed",
+                        excerpt(other.as_bytes())
                     )));
                 }
             }
@@ -183,32 +186,27 @@ fn university_key(mv: Move) -> (u8, u8, u8, u8, u8) {
 /// # Errors
 /// A message that says what is wrong with the text, starting with `position: `.
 pub fn read_position_arg(text: &[u8], rules: Rules) -> Result<Position, String> {
-    let variant = match text {
-        b"start" => Some(Variant::TwoPlayer),
-        b"ffa" => Some(Variant::FreeForAll),
-        b"partnership" => Some(Variant::Partnership),
-        _ => None,
-    };
-    if let Some(variant) = variant {
-        return Ok(Position::start(variant, rules));
-    }
-    let parsed = PositionString::from_ascii(text).map_err(|e| format!("position: {e}"))?;
-    parsed
-        .to_position(rules)
-        .map_err(|e| format!("position: {e}"))
+    crate::read_position_bytes(text, rules).map_err(|e| format!("position: {e}"))
 }
 
 /// Answers one input line of the `moves` example (without its line ending): exactly one
 /// line, without a line ending. See the [module docs](self).
 #[must_use]
 pub fn moves_line(line: &[u8], opts: &MovesOptions) -> String {
-    match moves_line_inner(line, opts) {
+    moves_line_with_rules(line, opts.algebraic, opts.rules())
+}
+
+/// [`moves_line`] with the rules given whole (so that every rule option can be chosen, the
+/// draw rules' details included) and `algebraic` as `--algebraic`.
+#[must_use]
+pub fn moves_line_with_rules(line: &[u8], algebraic: bool, rules: Rules) -> String {
+    match moves_line_inner(line, algebraic, rules) {
         Ok(out) => out,
         Err(message) => format!("error: {message}"),
     }
 }
 
-fn moves_line_inner(line: &[u8], opts: &MovesOptions) -> Result<String, String> {
+fn moves_line_inner(line: &[u8], algebraic: bool, rules: Rules) -> Result<String, String> {
     let (pos_text, moves_text) = match line.iter().position(|&b| b == b'|') {
         Some(bar) => {
             let pos_text = line[..bar]
@@ -218,14 +216,14 @@ fn moves_line_inner(line: &[u8], opts: &MovesOptions) -> Result<String, String> 
         }
         None => (line, &[][..]),
     };
-    let mut game = Game::from_position(read_position_arg(pos_text, opts.rules())?);
+    let mut game = Game::from_position(read_position_arg(pos_text, rules)?);
     let words = moves_text
         .split(u8::is_ascii_whitespace)
         .filter(|w| !w.is_empty());
     for (i, word) in words.enumerate() {
-        let shown = String::from_utf8_lossy(word);
+        let shown = excerpt(word);
         let context = |e: &dyn core::fmt::Display| format!("move {} `{shown}`: {e}", i + 1);
-        let mv = if opts.algebraic {
+        let mv = if algebraic {
             AlgebraicMove::from_ascii(word).map(AlgebraicMove::as_move)
         } else {
             UniversityMove::from_ascii(word).map(UniversityMove::as_move)
@@ -247,7 +245,7 @@ fn moves_line_inner(line: &[u8], opts: &MovesOptions) -> Result<String, String> 
             out.push(' ');
         }
         // Writing into a String cannot fail.
-        let _ = if opts.algebraic {
+        let _ = if algebraic {
             write!(out, "{}", AlgebraicMove::from_move(pos, mv))
         } else {
             write!(out, "{}", UniversityMove::from(mv))
@@ -319,8 +317,9 @@ impl PerftCommand {
                 flag if flags.set(flag) => {}
                 other if other.starts_with("--") => {
                     return Err(CommandError(format!(
-                        "unknown option `{other}`; expected --divide, --single-step, --relaxed, \
-                         --plays-on or --bare-commander-removed"
+                        "unknown option `{}`; expected --divide, --single-step, --relaxed, \
+                         --plays-on or --bare-commander-removed",
+                        excerpt(other.as_bytes())
                     )));
                 }
                 other => positional.push(other.to_owned()),
@@ -335,7 +334,10 @@ impl PerftCommand {
             )));
         };
         let depth: u32 = depth.parse().map_err(|_| {
-            CommandError(format!("depth: expected a whole number, found `{depth}`"))
+            CommandError(format!(
+                "depth: expected a whole number, found `{}`",
+                excerpt(depth.as_bytes())
+            ))
         })?;
         let rules = flags.apply(Rules::university());
         let position = read_position_arg(position.as_bytes(), rules).map_err(CommandError)?;

@@ -1,4 +1,4 @@
-//! University move strings: `<from>-<to>-<r>`, exactly 7 characters (RULES.md section 6).
+//! University move strings: `<from>-<to>-<r>`, exactly 7 characters (`docs/notation.md` section 2).
 //!
 //! `e3-e4-0` moves the piece on `e3` to `e4`; `d2-d2-5` turns the piece on `d2` five steps
 //! clockwise (a direction move); `e3-e4-3` moves a shield and then turns it three steps
@@ -6,9 +6,17 @@
 //!
 //! # Leniency
 //!
-//! None. The text must be exactly 7 bytes: a file `a`..`i`, a rank `1`..`9`, `-`, a file, a
-//! rank, `-`, a digit `0`..`7`. Upper case, whitespace, `x` for `-`, a second digit or a sign
-//! are all rejected, and so is a wrong length before anything else is looked at.
+//! None: this is the exact format of ploy-core's [`Move`] text ([`Move::from_ascii`], which
+//! this reader uses). The text must be exactly 7 characters: a file `a`..`i`, a rank
+//! `1`..`9`, `-`, a file, a rank, `-`, a digit `0`..`7`. Upper case, whitespace, `x` for
+//! `-`, a second digit or a sign are all rejected, and so is a wrong number of characters
+//! before anything else is looked at. (The algebraic reader, [`crate::algebraic`], reads
+//! every university move string too, and is lenient about case and separators: use it for
+//! text people type.)
+//!
+//! Errors name the character (counting from 1) and show the character found there, so
+//! non-ASCII input is reported as typed: `e3-e4-é` is "character 7: expected a rotation
+//! digit `0`..`7`, found `é`".
 //!
 //! # Two stages
 //!
@@ -21,9 +29,7 @@ use core::str::FromStr;
 
 use ploy_core::{Move, Position, Square};
 
-use crate::moves::{
-    IllegalMoveError, ParseMoveError, ReadMoveError, check_legal, digit_at, square_at,
-};
+use crate::moves::{IllegalMoveError, ParseMoveError, ReadMoveError, check_legal};
 
 /// A university move string: a `(from, to, r)` triple, legal or not.
 ///
@@ -85,26 +91,7 @@ impl UniversityMove {
     /// # Errors
     /// [`ParseMoveError`] with what is wrong and where.
     pub fn from_ascii(text: &[u8]) -> Result<UniversityMove, ParseMoveError> {
-        if text.len() != 7 {
-            return Err(ParseMoveError::Length { found: text.len() });
-        }
-        let from = square_at(text, 0)?;
-        dash_at(text, 2)?;
-        let to = square_at(text, 3)?;
-        dash_at(text, 5)?;
-        let rotation = digit_at(text, 6)?;
-        Ok(UniversityMove { from, to, rotation })
-    }
-}
-
-fn dash_at(text: &[u8], offset: usize) -> Result<(), ParseMoveError> {
-    match text.get(offset) {
-        Some(b'-') => Ok(()),
-        found => Err(ParseMoveError::Unexpected {
-            offset,
-            expected: "`-`",
-            found: found.copied(),
-        }),
+        Move::from_ascii(text).map(UniversityMove::from)
     }
 }
 

@@ -22,3 +22,46 @@ impl fmt::Display for ByteDisplay {
         }
     }
 }
+
+/// How many characters of the input an error message quotes at most ([`excerpt`]).
+pub const EXCERPT_CHARS: usize = 40;
+
+/// What an error message quotes of some input: at most [`EXCERPT_CHARS`] characters, with
+/// `...` and the whole length in bytes when cut, so that a message stays short however long
+/// the input is (a 50 MB token gives a line, not 50 MB). Bytes that are not UTF-8 show as
+/// U+FFFD.
+///
+/// ```
+/// use ploy_notation::excerpt;
+/// assert_eq!(excerpt(b"e3-e4-0"), "e3-e4-0");
+/// let long = "x".repeat(1000);
+/// assert_eq!(excerpt(long.as_bytes()), format!("{}... (1000 bytes)", "x".repeat(40)));
+/// ```
+#[must_use]
+pub fn excerpt(text: &[u8]) -> String {
+    let mut out = String::new();
+    let mut chars = 0;
+    for chunk in text.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if chars == EXCERPT_CHARS {
+                return cut(out, text.len());
+            }
+            out.push(c);
+            chars += 1;
+        }
+        if !chunk.invalid().is_empty() {
+            if chars == EXCERPT_CHARS {
+                return cut(out, text.len());
+            }
+            out.push(char::REPLACEMENT_CHARACTER);
+            chars += 1;
+        }
+    }
+    out
+}
+
+fn cut(mut head: String, bytes: usize) -> String {
+    use fmt::Write;
+    let _ = write!(head, "... ({bytes} bytes)");
+    head
+}

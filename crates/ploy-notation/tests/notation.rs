@@ -1,5 +1,5 @@
-//! The seed examples in positions where they are legal, tables of malformed and illegal
-//! inputs with the error each must give, and the line protocols of the examples.
+//! The source texts' examples in positions where they are legal, tables of malformed and
+//! illegal inputs with the error each must give, and the line protocols of the examples.
 
 use ploy_core::{
     Elimination, Flags, InvalidFlags, Move, Outcome, PieceKind, Position, Rotation, Rules, Seat,
@@ -14,7 +14,7 @@ use ploy_notation::{
 
 const START_BOARD: &str = ",w84,w41,w56,w170,w56,w41,w84,/,,w24,w40,w17,w40,w48,,/,,,w16,w16,w16,,,/,,,,,,,,/,,,,,,,,/,,,,,,,,/,,,b1,b1,b1,,,/,,b3,b130,b17,b130,b129,,/,b69,b146,b131,b170,b131,b146,b69,";
 
-/// The university seed's wrapped start position, as extracted (it lost squares).
+/// The university task's wrapped start position, as extracted (it lost squares).
 const WRAPPED_SEED: &str = ",w84,w41,w56,w170,w56,w41,w84,/ , ,w24,w40,w17,w40,w48,/ , , , w16
 , w16 , w16 , , , / , , , , , , / , , , , , , / , , , b1 , b1 , b1
 , , , / , , b3 , b130 , b17 , b130 , b129 , , / , b69 , b146 , b131 , b170 ,
@@ -58,7 +58,7 @@ fn mv(from: Square, to: Square, r: u8) -> Move {
     Move::new(from, to, r)
 }
 
-// ----- seed examples -----------------------------------------------------------------------
+// ----- source examples ---------------------------------------------------------------------
 
 #[test]
 fn start_position_string_is_the_rule_book_one() {
@@ -77,7 +77,7 @@ fn university_seed_move_from_the_start() {
     assert_eq!(read_university(&start, "e3-e4-0"), Ok(e3e4));
     assert_eq!(read_algebraic(&start, "e3-e4-0"), Ok(e3e4));
     assert_eq!(AlgebraicMove::from_move(&start, e3e4).to_string(), "e3-e4");
-    // The seed's other examples: a direction move and a shield's combined move.
+    // The university task's other examples: a direction move and a shield's combined move.
     let pos = pos_of(
         &[
             ("d2", 'b', 3),
@@ -537,7 +537,7 @@ fn error_messages_say_what_and_where() {
     let e = read_university(&Position::new(), "e3-e4-8").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "byte 6: expected a rotation digit `0`..`7`, found `8`"
+        "character 7: expected a rotation digit `0`..`7`, found `8`"
     );
     let e = read_university(&Position::new(), "e3-e5-0").unwrap_err();
     assert_eq!(
@@ -549,12 +549,26 @@ fn error_messages_say_what_and_where() {
 #[test]
 fn whitespace_around_squares_is_accepted() {
     let spaced = format!(
-        " {} \n b",
-        START_BOARD.replace(',', " ,\t").replace('/', "\r\n/ ")
+        " {} b",
+        START_BOARD
+            .replace(',', " ,\t")
+            .replace('/', "\r\n/ ")
+            .trim_end()
     );
     let parsed: PositionString = spaced.parse().unwrap();
     assert_eq!(parsed, PositionString::start());
     assert_eq!(parsed.to_string(), format!("{START_BOARD} b"));
+    // But exactly one space before the side to move.
+    for gap in ["  ", " \n ", "\t "] {
+        let text = format!("{START_BOARD}{gap}b");
+        assert_eq!(
+            text.parse::<PositionString>(),
+            Err(ParsePositionError::Separator {
+                offset: START_BOARD.len()
+            }),
+            "{text:?}"
+        );
+    }
 }
 
 #[test]
@@ -640,56 +654,65 @@ fn malformed_university_moves() {
             "e3-e4-8",
             E::Rotation {
                 offset: 6,
-                found: Some(b'8'),
+                found: Some('8'),
             },
         ),
         (
             "e3-e4-9",
             E::Rotation {
                 offset: 6,
-                found: Some(b'9'),
+                found: Some('9'),
             },
         ),
         (
             "e3-e4-a",
             E::Rotation {
                 offset: 6,
-                found: Some(b'a'),
+                found: Some('a'),
             },
         ),
         (
             "j3-e4-0",
             E::File {
                 offset: 0,
-                found: Some(b'j'),
+                found: Some('j'),
             },
         ),
         (
             "E3-e4-0",
             E::File {
                 offset: 0,
-                found: Some(b'E'),
+                found: Some('E'),
             },
         ),
+        // Seven characters but eight bytes: the `é` is reported as a character.
+        (
+            "e3-e4-é",
+            E::Rotation {
+                offset: 6,
+                found: Some('é'),
+            },
+        ),
+        ("e3-e4-éé", E::Length { found: 8 }),
         (
             "e0-e4-0",
             E::Rank {
                 offset: 1,
-                found: Some(b'0'),
+                found: Some('0'),
             },
         ),
         (
             "e3-e0-0",
             E::Rank {
                 offset: 4,
-                found: Some(b'0'),
+                found: Some('0'),
             },
         ),
         (
             "e3-z4-0",
             E::File {
                 offset: 3,
-                found: Some(b'z'),
+                found: Some('z'),
             },
         ),
         (
@@ -697,7 +720,7 @@ fn malformed_university_moves() {
             E::Unexpected {
                 offset: 2,
                 expected: "`-`",
-                found: Some(b'x'),
+                found: Some('x'),
             },
         ),
         (
@@ -705,7 +728,7 @@ fn malformed_university_moves() {
             E::Unexpected {
                 offset: 5,
                 expected: "`-`",
-                found: Some(b'+'),
+                found: Some('+'),
             },
         ),
         (
@@ -713,7 +736,7 @@ fn malformed_university_moves() {
             E::Unexpected {
                 offset: 2,
                 expected: "`-`",
-                found: Some(b'0'),
+                found: Some('0'),
             },
         ),
     ];
@@ -733,7 +756,7 @@ fn malformed_university_moves() {
 #[test]
 fn malformed_algebraic_moves() {
     use ParseMoveError as E;
-    let sep = "`-`, `x` or `+`";
+    let sep = "`-`, `x`, `+` or the end square";
     let cases = [
         (
             "",
@@ -762,7 +785,7 @@ fn malformed_algebraic_moves() {
             E::Unexpected {
                 offset: 2,
                 expected: sep,
-                found: Some(b'*'),
+                found: Some('*'),
             },
         ),
         (
@@ -770,7 +793,7 @@ fn malformed_algebraic_moves() {
             E::Unexpected {
                 offset: 2,
                 expected: sep,
-                found: Some(b' '),
+                found: Some(' '),
             },
         ),
         (
@@ -784,14 +807,14 @@ fn malformed_algebraic_moves() {
             "e4-j5",
             E::File {
                 offset: 3,
-                found: Some(b'j'),
+                found: Some('j'),
             },
         ),
         (
             "e4-d0",
             E::Rank {
                 offset: 4,
-                found: Some(b'0'),
+                found: Some('0'),
             },
         ),
         (
@@ -812,21 +835,21 @@ fn malformed_algebraic_moves() {
             "e4+8",
             E::Rotation {
                 offset: 3,
-                found: Some(b'8'),
+                found: Some('8'),
             },
         ),
         (
             "e4-9",
             E::Rotation {
                 offset: 3,
-                found: Some(b'9'),
+                found: Some('9'),
             },
         ),
         (
             "e4+x",
             E::Rotation {
                 offset: 3,
-                found: Some(b'x'),
+                found: Some('x'),
             },
         ),
         (
@@ -840,57 +863,64 @@ fn malformed_algebraic_moves() {
             "e4-d5-9",
             E::Rotation {
                 offset: 6,
-                found: Some(b'9'),
+                found: Some('9'),
             },
         ),
         (
             "e4+10",
             E::Trailing {
                 offset: 4,
-                found: b'0',
+                found: '0',
             },
         ),
         (
             "e4-d5+12",
             E::Trailing {
                 offset: 7,
-                found: b'2',
+                found: '2',
             },
         ),
         (
             "e4-d5#x",
             E::Trailing {
                 offset: 6,
-                found: b'x',
+                found: 'x',
             },
         ),
         (
             "e4xd5##",
             E::Trailing {
                 offset: 6,
-                found: b'#',
+                found: '#',
             },
         ),
         (
             "e4-d5 ",
             E::Trailing {
                 offset: 5,
-                found: b' ',
+                found: ' ',
             },
         ),
         (
-            "E4-d5",
+            "e4-d5-é",
+            E::Rotation {
+                offset: 6,
+                found: Some('é'),
+            },
+        ),
+        (
+            "é4-d5",
             E::File {
                 offset: 0,
-                found: Some(b'E'),
+                found: Some('é'),
             },
         ),
         (
-            "e4Xd5",
+            "e4é",
             E::Unexpected {
                 offset: 2,
                 expected: sep,
-                found: Some(b'X'),
+                found: Some('é'),
             },
         ),
     ];
@@ -1323,4 +1353,82 @@ fn serde_uses_the_canonical_strings() {
         "{err}"
     );
     assert!(serde_json::from_str::<BoardString>("\"x\"").is_err());
+}
+
+#[test]
+fn people_may_type_moves_in_any_case_and_without_a_separator() {
+    let pos = Position::new();
+    let step = Move::new(Square::E3, Square::E4, 0);
+    for text in ["E3-E4", "e3e4", "E3E4", "e3-E4", "e3X e4"] {
+        let got = read_algebraic(&pos, text);
+        if text.contains(' ') {
+            assert!(got.is_err(), "{text}");
+        } else {
+            assert_eq!(got, Ok(step), "{text}");
+        }
+    }
+    let turned = Move::new(Square::E3, Square::E4, 6);
+    for text in ["E3-E4+2", "e3e4+2", "E3E4-6", "E3-E4-6"] {
+        assert_eq!(read_algebraic(&pos, text), Ok(turned), "{text}");
+    }
+    // The university reader stays exact.
+    assert!(read_university(&pos, "E3-E4-0").is_err());
+    assert!(read_university(&pos, "e3e4-0").is_err());
+}
+
+#[test]
+fn move_errors_name_the_character_not_the_byte() {
+    // `é` takes two bytes: the character count and what was found are what the person typed.
+    let e = "é3-e4".parse::<AlgebraicMove>().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "character 1: expected a file `a`..`i`, found `é`"
+    );
+    let e = "e3-é4".parse::<AlgebraicMove>().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "character 4: expected a file `a`..`i`, found `é`"
+    );
+    let e = "e3-e4-é".parse::<UniversityMove>().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "character 7: expected a rotation digit `0`..`7`, found `é`"
+    );
+    let e = "e3-e4-0é".parse::<UniversityMove>().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "expected exactly 7 characters such as `e3-e4-0`, found 8"
+    );
+    let e = "e3-e4\u{2014}".parse::<AlgebraicMove>().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "character 6: expected the end of the move, found `\u{2014}`"
+    );
+    let e = AlgebraicMove::from_ascii(b"e3-e4\xff").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "character 6: expected the end of the move, found `\u{fffd}`"
+    );
+}
+
+#[test]
+fn read_position_takes_the_start_words() {
+    for (word, variant) in [
+        ("start", Variant::TwoPlayer),
+        ("ffa", Variant::FreeForAll),
+        ("partnership", Variant::Partnership),
+    ] {
+        for rules in [Rules::standard(), Rules::university()] {
+            assert_eq!(
+                read_position(word, rules).unwrap(),
+                Position::start(variant, rules)
+            );
+        }
+    }
+    for not_a_word in ["Start", "start ", " ffa", "ffa2", "partner"] {
+        assert!(
+            read_position(not_a_word, Rules::standard()).is_err(),
+            "{not_a_word:?}"
+        );
+    }
 }

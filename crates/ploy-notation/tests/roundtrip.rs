@@ -84,10 +84,11 @@ proptest! {
         if v == 0 {
             prop_assert_eq!(&back, &pos);
         }
-        // Syntax level: canonical text writes itself, whitespace around squares is ignored.
+        // Syntax level: canonical text writes itself, whitespace around squares is ignored
+        // (but the fields stay separated by single spaces).
         let parsed: PositionString = text.parse().unwrap();
         prop_assert_eq!(parsed.to_string(), text.clone());
-        let spaced = text.replace(',', " , ").replace('/', "\n/\t");
+        let spaced = text.replace(',', " , ").replace("  ", " ").replace('/', "\n/\t");
         prop_assert_eq!(spaced.parse::<PositionString>().unwrap(), parsed.clone());
         match &parsed {
             PositionString::TwoPlayer(two) => {
@@ -134,6 +135,17 @@ proptest! {
                 prop_assert_eq!(read_algebraic(&pos, &swapped), Ok(mv));
             }
             prop_assert_eq!(read_algebraic(&pos, alg_text.trim_end_matches('#')), Ok(mv));
+            // Any case, and no separator (`E3-E4`, `e4e5`, `e3e4+2`).
+            prop_assert_eq!(read_algebraic(&pos, &alg_text.to_ascii_uppercase()), Ok(mv));
+            prop_assert_eq!(read_algebraic(&pos, &uni.to_ascii_uppercase()), Ok(mv));
+            if !mv.is_direction_move() {
+                let joined = format!("{}{}", &alg_text[..2], &alg_text[3..]);
+                prop_assert_eq!(read_algebraic(&pos, &joined), Ok(mv));
+                prop_assert_eq!(read_algebraic(&pos, &joined.to_ascii_uppercase()), Ok(mv));
+            }
+            // ploy-core's move text is the university string.
+            prop_assert_eq!(mv.to_string(), uni.clone());
+            prop_assert_eq!(uni.parse::<Move>(), Ok(mv));
         }
     }
 

@@ -8,6 +8,23 @@
 //!
 //! # Example
 //!
+//! One call searches a game of any variant, with its repetition history ([`Engine`]):
+//!
+//! ```
+//! use ploy_core::{Game, Rules};
+//! use ploy_search::{Config, Engine, Limits};
+//! use std::time::Duration;
+//!
+//! let mut game = Game::new(Rules::standard());
+//! let mut engine = Engine::new(Config::default());
+//! let limits = Limits::move_time(Duration::from_secs(1)).with_depth(3);
+//! let mv = engine.best_move(&game, &limits).expect("the game goes on");
+//! game.play(mv)?;
+//! # Ok::<(), ploy_core::GameError>(())
+//! ```
+//!
+//! Underneath, a [`Searcher`] searches any [`SearchGame`] and reports every iteration:
+//!
 //! ```
 //! use ploy_core::Position;
 //! use ploy_search::{Config, EvalPosition, Evaluation, Limits, Searcher};
@@ -25,7 +42,8 @@
 //! [`Position`](ploy_core::Position) itself also implements [`SearchGame`] and can be
 //! searched the same way; [`EvalPosition`] wraps it with bitboards the evaluation keeps up to
 //! date move by move, which makes the search several times faster. To respect a game's
-//! repetitions, pass [`game_history`]`(&game)` as the history.
+//! repetitions, pass the game's history in the search game's own hashes,
+//! [`GameHistory::history`]`(&pos, &game)` ([`Engine`] does all this for you).
 //!
 //! Every variant through one entry point: [`PloyGame::new`] (or [`Evaluation::game`]) picks
 //! the right reduction (see Design, Sides), and [`PloyGame::history`] gives the history in
@@ -103,15 +121,29 @@
 //!   plain [`negamax`] value at the same depth, which the tests check on toy games and
 //!   random Ploy positions.
 //! - **Evaluation cache.** Evaluations are cached by position hash
-//!   ([`Config::eval_cache_bytes`], default 256 KiB, small enough to stay in the L2 cache:
-//!   2 MiB measured 40 % slower); MTD(f)'s repeated passes meet the same
-//!   leaves again and again.
+//!   ([`Config::eval_cache_bytes`], default 256 KiB, small enough to stay in the L2 cache;
+//!   a larger one measured slower); MTD(f)'s repeated passes meet the same leaves again and
+//!   again.
 //! - **Budgets** ([`Limits`]): depth, nodes (checked at every node, so never exceeded), soft
 //!   and hard time, and a stop flag; the clock and the flag are polled every
 //!   [`POLL_INTERVAL`] nodes (well under a millisecond), never by a timer thread. The clock
 //!   is injectable ([`Clock`]). The answer is the best move of the last completed iteration,
 //!   or a legal move chosen by ordering if none completed.
-//! - **Progress**: an observer gets an [`Info`] after every completed iteration.
+//! - **Progress**: an observer gets an [`Info`] after every completed iteration, with the
+//!   iteration's principal variation collected during the search (a triangular table: each
+//!   node's best line is its best move followed by that child's line), never read back
+//!   from the transposition table, so it is never stale and never longer than the depth
+//!   plus the quiescence plies; it ends early where a node took its value from the table.
+//!   Its text (`Display`) also says whose view the score takes and the mover's share of
+//!   the win.
+//! - **Options** ([`SearchOptions`], [`Searcher::search_with`]): only some root moves,
+//!   several best lines (each a search of the root without the better lines' first moves;
+//!   the root's table entry is not written by such restricted searches), a search for a
+//!   forced win within a number of plies (without reductions, so what it finds is forced),
+//!   and pondering (time budgets count from the moment a flag is raised).
+//! - **Share of the win**: [`win_share`] turns a score into the mover's expected share of
+//!   the win in percent (a logistic of the score for two sides; for free-for-all a
+//!   Plackett–Luce model over the players still in play; see its docs).
 //! - **Determinism**: no randomness; a fresh searcher (or one after [`Searcher::clear`])
 //!   with a depth or node budget gives the same result every run.
 //! - **Nodes** count every move made, in the main search and in quiescence.
@@ -135,42 +167,27 @@
 //! to date move by move ([`EvalPosition`], [`Paranoid`]); a move that hands colours over or
 //! takes a bare commander off the board rebuilds them.
 //!
-//! # Speed (measured)
+//! # Speed
 //!
-//! On the project's 2-core machine (AMD EPYC, shared with other builds; timings vary by
-//! about ±30 % with the load):
-//!
-//! - `cargo run --release --example bench` (24 positions, depth 6, a fresh searcher for
-//!   each, default configuration) searches 9,096,978 nodes at 2.4 to 3.5 million nodes per
-//!   second depending on the load (criterion, `cargo bench --bench search`: 3.8 million over
-//!   the set at depth 4, 3.5 million for the start position at depth 5); without late move
-//!   reductions (`--no-lmr`, depth 5: 29,488,464 nodes) at 3.1 to 5.1 million. The
-//!   evaluation takes about 230 ns per position (490 ns from scratch).
-//! - The start position reaches depth 6 in 387,186 nodes and about 0.2 s
-//!   (`--example analyze -- start --depth 6`); without reductions in 8,307,148 nodes and
-//!   about 2 s.
-//! - To equal depth over the bench positions MTD(f) searches a little more than alpha-beta
-//!   with PVS (`bench --alphabeta`): 9,096,978 against 8,517,873 nodes at depth 6; without
-//!   reductions 29,488,464 against 26,633,419 at depth 5 and 1,661,061 against 1,596,223 at
-//!   depth 4. In play at equal time (100 ms per move) the two scored even (8 wins, 5
-//!   draws, 7 losses for MTD(f)).
-//! - A hard time limit is overrun by 0.15 ms on average and about 1 ms at most
-//!   (`bench --overrun 300 20`).
-//! - Four players (`--example analyze -- ffa --depth 4`, `... partnership --depth 4`): the
-//!   free-for-all start position (paranoid) reaches depth 4 in 114,732 nodes and about 40 ms
-//!   (about 3 million nodes/s; depth 5: 1,719,008 nodes, 0.42 s, 4.1 million nodes/s), the
-//!   partnership start position in 13,187 nodes and 4 ms (depth 5: 94,380 nodes, 22 ms).
-//!   Supporting them left the two-player search's node counts unchanged and cost it about
-//!   2 % in instructions (callgrind, `bench --depth 5`: 6.41 against 6.30 billion), below
-//!   the timing noise.
+//! Measured figures (nodes per second, times to depth, the node counts of `bench`) are kept
+//! in one place with the commands that measure them: `docs/speed.md` in the repository,
+//! also in the facade crate's documentation as `ploy::docs::speed`.
 //!
 //! # Features
 //!
-//! - `serde`: `Serialize`/`Deserialize` for [`Score`], [`Side`], [`Config`], [`Driver`] and
-//!   [`EvalParams`].
+//! - `serde`: `Serialize`/`Deserialize` for [`Score`], [`Side`], [`Config`], [`Driver`],
+//!   [`EvalParams`] and [`SearchResult`] (its moves as university move strings).
+//!
+//! # Threads
+//!
+//! [`Searcher`] (for Ploy's games and evaluation) and [`Engine`] are [`Send`]: build one and
+//! move it to a search thread, and stop it from another thread through the stop flag of
+//! [`Limits`]. The clock is a `Clock + Send` for this reason. A compile-time check in the
+//! crate (and a test) keeps them so.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod engine;
 mod game;
 mod limits;
 mod paranoid;
@@ -180,8 +197,10 @@ mod protocol;
 mod reference;
 mod score;
 mod search;
+mod share;
 mod table;
 
+pub use engine::{Engine, GameHistory};
 pub use game::{Evaluator, MAX_MOVES, MoveBuffer, SearchGame, Side, Terminal};
 pub use limits::{Clock, Limits, SystemClock};
 pub use paranoid::{Paranoid, PloyGame};
@@ -190,19 +209,8 @@ pub use positions::{bench_positions, random_line, splitmix64};
 pub use reference::negamax;
 pub use score::Score;
 pub use search::{
-    Config, Driver, Info, MAX_DEPTH, MAX_KILLERS, MAX_PLY, POLL_INTERVAL, SearchResult, Searcher,
-    nps,
+    Config, Driver, Info, MAX_DEPTH, MAX_KILLERS, MAX_PLY, POLL_INTERVAL, SearchOptions,
+    SearchResult, Searcher, nps,
 };
+pub use share::{SHARE_SCALE, share_against, two_sided_share, win_share};
 pub use table::Table;
-
-/// The hashes of a game's positions the search must know for repetitions: those since the
-/// last capture, before the current one.
-#[must_use]
-pub fn game_history(game: &ploy_core::Game) -> Vec<u64> {
-    let positions = game.positions();
-    let since = positions.len() - 1 - game.plies_since_capture() as usize;
-    positions[since..positions.len() - 1]
-        .iter()
-        .map(ploy_core::Position::hash)
-        .collect()
-}

@@ -27,7 +27,7 @@ const ROOT_KEYS: [u64; 4] = [
 /// - **Evaluation** ([`crate::Evaluation`]): the pieces of every colour the root controls
 ///   against all other pieces on the board (colours the root took over count for him).
 /// - **Hash:** the position's hash with a key for the root mixed in; use
-///   [`PloyGame::history`] (or map [`crate::game_history`] the same way) for repetitions.
+///   [`crate::GameHistory::history`] (or [`PloyGame::history`]) for repetitions.
 ///
 /// ```
 /// use ploy_core::{Position, Rules, Seat, Variant};
@@ -170,6 +170,21 @@ impl SearchGame for Paranoid {
         self.tracked.unmake(&mut self.pos, self.root, mv, undo);
     }
 
+    /// The root seat's name when he is to move (his score against all the others); `None`
+    /// when the coalition is.
+    fn view(&self) -> Option<&'static str> {
+        (self.pos.mover() == self.root).then(|| self.root.name())
+    }
+
+    fn win_share(&self, score: crate::Score) -> f64 {
+        if self.pos.mover() == self.root {
+            crate::win_share(&self.pos, score)
+        } else {
+            // The coalition's score: what the root does not get.
+            100.0 - crate::share::seat_share(&self.pos, self.root, -score)
+        }
+    }
+
     crate::ploy::ploy_move_codec!();
 }
 
@@ -226,18 +241,12 @@ impl PloyGame {
         }
     }
 
-    /// [`crate::game_history`] in this game's hashes: pass it to [`crate::Searcher::search`]
+    /// The hashes of `game`'s earlier positions since the last capture in this game's
+    /// hashes ([`crate::GameHistory::history`]): pass them to [`crate::Searcher::search`]
     /// so the game's repetitions count.
     #[must_use]
     pub fn history(&self, game: &Game) -> Vec<u64> {
-        let key = match self {
-            PloyGame::Sides(_) => 0,
-            PloyGame::Paranoid(p) => p.hash_key(),
-        };
-        crate::game_history(game)
-            .into_iter()
-            .map(|h| h ^ key)
-            .collect()
+        crate::GameHistory::history(self, game)
     }
 }
 
@@ -310,6 +319,14 @@ impl SearchGame for PloyGame {
             PloyGame::Sides(g) => g.unmake(mv, undo.0),
             PloyGame::Paranoid(g) => g.unmake(mv, undo),
         }
+    }
+
+    fn view(&self) -> Option<&'static str> {
+        dispatch!(self, g => SearchGame::view(g))
+    }
+
+    fn win_share(&self, score: crate::Score) -> f64 {
+        dispatch!(self, g => SearchGame::win_share(g, score))
     }
 
     crate::ploy::ploy_move_codec!();

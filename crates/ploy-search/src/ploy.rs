@@ -198,6 +198,14 @@ impl SearchGame for Position {
         self.unmake_move(mv, undo);
     }
 
+    fn view(&self) -> Option<&'static str> {
+        Some(crate::share::view_of(self))
+    }
+
+    fn win_share(&self, score: crate::Score) -> f64 {
+        crate::win_share(self, score)
+    }
+
     crate::ploy::ploy_move_codec!();
 }
 
@@ -222,7 +230,7 @@ impl SearchGame for Position {
 /// - `commander_guard` per own piece on a square next to the own commander.
 ///
 /// No term generates moves: the evaluation walks each piece's lines once, which keeps it
-/// cheap (see the crate docs for measured speed).
+/// cheap (measured speed: `docs/speed.md` in the repository).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EvalParams {
@@ -715,6 +723,14 @@ impl SearchGame for EvalPosition {
     #[inline]
     fn terminal(&self) -> Option<Terminal> {
         SearchGame::terminal(&self.pos)
+    }
+
+    fn view(&self) -> Option<&'static str> {
+        Some(crate::share::view_of(&self.pos))
+    }
+
+    fn win_share(&self, score: crate::Score) -> f64 {
+        crate::win_share(&self.pos, score)
     }
 
     #[inline]

@@ -330,7 +330,7 @@ fn repetition_is_a_draw() {
 }
 
 #[test]
-fn game_history_holds_positions_since_the_last_capture() {
+fn the_game_history_holds_positions_since_the_last_capture() {
     let mut game = ploy_core::Game::new(Rules::standard());
     for mv in [
         Move::new(Square::E3, Square::E4, 0),
@@ -338,7 +338,7 @@ fn game_history_holds_positions_since_the_last_capture() {
     ] {
         game.play(mv).expect("legal");
     }
-    let h = ploy_search::game_history(&game);
+    let h = ploy_search::GameHistory::history(game.position(), &game);
     assert_eq!(
         h,
         vec![game.positions()[0].hash(), game.positions()[1].hash()]

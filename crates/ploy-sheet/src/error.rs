@@ -8,6 +8,10 @@ use crate::text::{ResultText, variant_name};
 /// A sheet or record could not be read: where (1-based line and column, columns counted in
 /// characters, a tab counting as one) and why.
 ///
+/// Text quoted from the input (a key, a value, a move, a result) is a bounded excerpt: at
+/// most [`ploy_notation::EXCERPT_CHARS`] characters, with `...` and the length when cut, so
+/// a message stays one short line whatever the input holds.
+///
 /// ```
 /// let err = ploy_sheet::read_record("ploy-record: 1\nmoves:\ne3-e5-0\n").unwrap_err();
 /// assert_eq!((err.line, err.column), (3, 1));
@@ -164,6 +168,18 @@ pub enum ReadErrorKind {
         stated: Option<Outcome>,
         /// The result of the moves (`None`: unfinished).
         actual: Option<Outcome>,
+    },
+    /// A free-for-all player's leaving (`resigns`, `out of time`) where it cannot be:
+    /// not a free-for-all game, the game is over, the player is out, or only one opponent
+    /// is left (then the result line says it).
+    #[error("after {ply} moves, {} cannot leave the game here (`{text}`)", .seat.name())]
+    Leaving {
+        /// Moves played before it.
+        ply: usize,
+        /// The player.
+        seat: ploy_core::Seat,
+        /// The text.
+        text: String,
     },
     /// A resignation, time forfeit or agreed draw cannot be recorded in the final position.
     #[error("the recorded ending cannot be applied: {0}")]

@@ -17,6 +17,11 @@
 //! reader never panics and never returns a half-replayed game. [`read`] tells the two
 //! formats apart by their first line.
 //!
+//! From a file or any reader, use [`load`] or [`load_from`] (or [`load_text`] /
+//! [`read_text`] for the text alone): they read at most [`MAX_BYTES`] (16 MiB, far more than
+//! any game) and refuse a larger input with [`LoadError::TooLarge`], so a wrong path such as
+//! `/dev/zero` is an error, not a program that reads until memory runs out.
+//!
 //! # Example
 //!
 //! ```
@@ -45,7 +50,7 @@
 //! // A misspelled move: the error says where and why.
 //! let damaged = sheet.replace("e9-1", "e9-9");
 //! let err = ploy_sheet::read_sheet(&damaged).unwrap_err();
-//! assert_eq!(err.to_string(), "line 11, column 12: move 2 (red) `e9-9`: byte 3: expected a rotation digit `0`..`7`, found `9`");
+//! assert_eq!(err.to_string(), "line 11, column 12: move 2 (red) `e9-9`: character 4: expected a rotation digit `0`..`7`, found `9`");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -163,7 +168,13 @@
 //! moves follow in university move strings, one per line, so that a game that goes on adds
 //! lines at the end and a diff shows them. [`read_record`] says how lenient the reader is.
 //!
-//! # Choices where the issue is silent
+//! A free-for-all player who resigns or runs out of time while two or more opponents are
+//! in play leaves the game and his pieces leave the board ([`Game::resign`]); the game goes
+//! on. A sheet writes `resigns` or `out of time` in his column where it happened (his move
+//! of that round, if he had one to make, then stays empty); a record writes a line
+//! `red-resigns` or `red-out-of-time` among the moves, after the moves played before it.
+//!
+//! # Choices where the formats leave room
 //!
 //! - A result line that is missing means "not stated": the moves decide. `unfinished` with
 //!   moves that end the game, or any result the moves do not give, is an error.
@@ -196,13 +207,17 @@
 //!
 //! # Features
 //!
-//! - `serde`: `Serialize`/`Deserialize` for [`Record`], [`Header`] and [`Players`].
+//! - `serde`: `Serialize`/`Deserialize` for [`SavedGame`], [`Record`], [`Header`] and
+//!   [`Players`]. Moves travel as their text, and deserializing a [`SavedGame`] replays its
+//!   game from the start, so tampered data is refused rather than read as an impossible
+//!   game.
 //! - `fuzzing`: exposes the module `fuzzing`, the bodies of the cargo-fuzz targets. Not a
 //!   stable API.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 mod error;
+mod file;
 mod record;
 mod replay;
 mod sheet;
@@ -212,6 +227,7 @@ mod text;
 pub mod fuzzing;
 
 pub use error::{ReadError, ReadErrorKind, WriteError};
+pub use file::{LoadError, MAX_BYTES, load, load_from, load_text, read_text};
 pub use record::{FORMAT_VERSION, RECORD_KEY, Record, read_record};
 pub use sheet::{SHEET_TITLE, SheetDisplay, read_sheet};
 pub use text::ResultText;
@@ -222,6 +238,7 @@ use ploy_notation::PositionString;
 /// The players' names, one per seat (`None`: not known).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Players {
     /// Green: the two-player game's first, bottom side ("black").
     pub green: Option<String>,
@@ -273,6 +290,7 @@ impl Players {
 /// time control and players. Every field is free text, `None` when not known.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Header {
     /// The event (a tournament, a club night).
     pub event: Option<String>,
@@ -289,7 +307,13 @@ pub struct Header {
 /// The [`Game`] carries the variant, the rules (in its positions), the start position, the
 /// moves, the history the draw rules need, and a recorded resignation, time forfeit or
 /// agreed draw.
+///
+/// With the `serde` feature it travels as `{"header": ..., "game": ...}`, the game in
+/// ploy-core's form (start position, moves as university move strings, recorded ending),
+/// replayed and checked on the way in like a sheet or record.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct SavedGame {
     /// Event, date, time control, players.
     pub header: Header,

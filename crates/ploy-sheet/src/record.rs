@@ -4,13 +4,15 @@
 
 use core::fmt;
 
-use ploy_core::{Game, Outcome, Rules, Variant};
+use ploy_core::{Game, Outcome, Rules, Variant, Withdrawal};
 use ploy_notation::{PositionString, UniversityMove};
 
 use crate::error::{ReadError, ReadErrorKind, WriteError};
-use crate::replay::{finish, malformed, play, start_from_string, start_from_text};
+use crate::replay::{
+    finish, leave, leaving_word, malformed, parse_leaving, play, start_from_string, start_from_text,
+};
 use crate::text::{
-    Claim, Key, RawHeader, ResultText, column, lines, parse_result, rule_values, squash,
+    Claim, Key, RawHeader, ResultText, column, lines, parse_result, quote, rule_values, squash,
     variant_name,
 };
 use crate::{Header, SavedGame};
@@ -33,6 +35,7 @@ pub const RECORD_KEY: &str = "ploy-record";
 /// that they read back as themselves (no line breaks, no white space at the ends).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Record {
     /// Event, date, time control, players.
     pub header: Header,
@@ -40,11 +43,16 @@ pub struct Record {
     pub variant: Variant,
     /// The rules it is played by.
     pub rules: Rules,
-    /// The start position, or `None` for the variant's standard start (the only choice for
-    /// four-player games until the four-player position string exists).
+    /// The start position, or `None` for the variant's standard start. Any variant's
+    /// position string (ploy-notation's two- or four-player form).
     pub start: Option<PositionString>,
     /// The moves, in order.
     pub moves: Vec<UniversityMove>,
+    /// Free-for-all players who left the game while it went on (resigned or ran out of
+    /// time with two or more opponents in play), in order; written among the moves as
+    /// `green-resigns` or `green-out-of-time` after the moves played before it.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub withdrawals: Vec<Withdrawal>,
     /// How the game ended, or `None` while it goes on.
     pub result: Option<Outcome>,
 }
@@ -67,7 +75,7 @@ impl Record {
     /// ```
     ///
     /// # Errors
-    /// [`ReadErrorKind`]: a start position that is not valid (or a four-player one), a
+    /// [`ReadErrorKind`]: a start position that is not valid or of another variant, a
     /// player named for a seat that does not play, the first move that cannot be played
     /// (with its number, counting from 1), or a result the moves do not give.
     pub fn replay(&self) -> Result<SavedGame, ReadErrorKind> {
@@ -81,8 +89,15 @@ impl Record {
         }
         let start = start_from_string(self.variant, self.rules, self.start.as_ref())?;
         let mut game = Game::from_position(start);
-        for mv in &self.moves {
+        let mut left = self.withdrawals.iter().peekable();
+        for (i, mv) in self.moves.iter().enumerate() {
+            while let Some(w) = left.next_if(|w| w.ply <= i) {
+                leave(&mut game, w.seat, w.reason, &leaving_token(w))?;
+            }
             play(&mut game, mv.as_move(), &mv.to_string())?;
+        }
+        for w in left {
+            leave(&mut game, w.seat, w.reason, &leaving_token(w))?;
         }
         finish(&mut game, Claim::Stated(self.result))?;
         Ok(SavedGame {
@@ -96,8 +111,8 @@ impl SavedGame {
     /// The game as a record.
     ///
     /// # Errors
-    /// As [`SavedGame::sheet`]: a header text that would not read back, a player named for
-    /// a seat that does not play, a four-player game not started from its standard position.
+    /// As [`SavedGame::sheet`]: a header text that would not read back, or a player named
+    /// for a seat that does not play.
     pub fn to_record(&self) -> Result<Record, WriteError> {
         let start = self.check()?;
         let pos = self.game.position();
@@ -112,6 +127,7 @@ impl SavedGame {
                 .iter()
                 .map(|&m| UniversityMove::from(m))
                 .collect(),
+            withdrawals: self.game.withdrawals().collect(),
             result: self.game.outcome(),
         })
     }
@@ -156,11 +172,34 @@ impl fmt::Display for Record {
             ResultText(self.result)
         )?;
         writeln!(f, "moves:")?;
-        for mv in &self.moves {
+        let mut left = self.withdrawals.iter().peekable();
+        for (i, mv) in self.moves.iter().enumerate() {
+            while let Some(w) = left.next_if(|w| w.ply <= i) {
+                writeln!(f, "{}", leaving_token(w))?;
+            }
             writeln!(f, "{mv}")?;
+        }
+        for w in left {
+            writeln!(f, "{}", leaving_token(w))?;
         }
         Ok(())
     }
+}
+
+/// A leaving as a record writes it: `green-resigns`, `red-out-of-time`.
+fn leaving_token(w: &Withdrawal) -> String {
+    format!(
+        "{}-{}",
+        w.seat.name(),
+        leaving_word(w.reason).replace(' ', "-")
+    )
+}
+
+/// Reads a leaving token (`green-resigns`, `red-out-of-time`; any case).
+fn parse_leaving_token(tok: &str) -> Option<(ploy_core::Seat, ploy_core::WinReason)> {
+    let (seat, word) = tok.split_once('-')?;
+    let seat = crate::text::seat_from_name(&seat.to_ascii_lowercase())?;
+    Some((seat, parse_leaving(word)?))
 }
 
 /// The tokens of `s` separated by white space, with their byte offsets.
@@ -223,7 +262,7 @@ pub fn read_record(text: &str) -> Result<SavedGame, ReadError> {
         return Err(ReadError::new(
             n,
             column(first, at),
-            ReadErrorKind::Version(version.trim().to_owned()),
+            ReadErrorKind::Version(quote(version.trim())),
         ));
     }
     let mut raw = RawHeader::default();
@@ -246,11 +285,7 @@ pub fn read_record(text: &str) -> Result<SavedGame, ReadError> {
             break;
         }
         let key = Key::from_text(k).ok_or_else(|| {
-            ReadError::new(
-                n,
-                indent(line),
-                ReadErrorKind::UnknownKey(k.trim().to_owned()),
-            )
+            ReadError::new(n, indent(line), ReadErrorKind::UnknownKey(quote(k.trim())))
         })?;
         raw.add(key, v, n, value_col, k.trim())
             .map_err(|e| ReadError::new(n, indent(line), e))?;
@@ -286,6 +321,10 @@ pub fn read_record(text: &str) -> Result<SavedGame, ReadError> {
         for (n, line, skip) in move_lines {
             for (at, tok) in tokens(&line[skip..]) {
                 let col = column(line, skip + at);
+                if let Some((seat, reason)) = parse_leaving_token(tok) {
+                    leave(&mut game, seat, reason, tok).map_err(|k| ReadError::new(n, col, k))?;
+                    continue;
+                }
                 let mv = UniversityMove::from_ascii(tok.as_bytes()).map_err(|e| {
                     let off = column(tok, e.offset().min(tok.len())) - 1;
                     ReadError::new(n, col + off, malformed(&game, tok, e))

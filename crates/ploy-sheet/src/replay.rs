@@ -1,13 +1,13 @@
 //! Replaying what a sheet or record says through ploy-core.
 
-use ploy_core::{Game, GameError, Move, Outcome, Position, Rules, Variant, WinReason};
+use ploy_core::{Game, GameError, Move, Outcome, Position, Rules, Seat, Variant, WinReason};
 use ploy_notation::{
     IllegalMoveError, ParseMoveError, PositionString, ReadMoveError, ReadPositionError,
     check_legal, read_position,
 };
 
 use crate::error::ReadErrorKind;
-use crate::text::Claim;
+use crate::text::{Claim, quote};
 
 /// The start position from its text (`None`: the variant's standard start).
 pub(crate) fn start_from_text(
@@ -57,7 +57,7 @@ pub(crate) fn malformed(game: &Game, text: &str, e: ParseMoveError) -> ReadError
     ReadErrorKind::Move {
         ply: game.moves().len() + 1,
         seat: game.position().turn(),
-        text: text.to_owned(),
+        text: quote(text),
         source: ReadMoveError::Malformed(e),
     }
 }
@@ -69,7 +69,7 @@ pub(crate) fn play(game: &mut Game, mv: Move, text: &str) -> Result<(), ReadErro
         Ok(()) => Ok(()),
         Err(GameError::GameOver(outcome)) => Err(ReadErrorKind::AfterEnd {
             ply,
-            text: text.to_owned(),
+            text: quote(text),
             outcome,
         }),
         Err(_) => {
@@ -80,7 +80,7 @@ pub(crate) fn play(game: &mut Game, mv: Move, text: &str) -> Result<(), ReadErro
             Err(ReadErrorKind::Move {
                 ply,
                 seat: pos.turn(),
-                text: text.to_owned(),
+                text: quote(text),
                 source: ReadMoveError::Illegal(why),
             })
         }
@@ -136,4 +136,55 @@ pub(crate) fn finish(game: &mut Game, claim: Claim) -> Result<(), ReadErrorKind>
     } else {
         Err(mismatch(game))
     }
+}
+
+/// The word a sheet cell or record token uses for a free-for-all player's leaving.
+pub(crate) fn leaving_word(reason: WinReason) -> &'static str {
+    if reason == WinReason::TimeForfeit {
+        "out of time"
+    } else {
+        "resigns"
+    }
+}
+
+/// Reads the word of a leaving (`resigns`, `resigned`, `out of time`, `time forfeit`,
+/// any case, spaces or `-` between words).
+pub(crate) fn parse_leaving(text: &str) -> Option<WinReason> {
+    let squashed: String = text
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_'))
+        .collect::<String>()
+        .to_ascii_lowercase();
+    match squashed.as_str() {
+        "resigns" | "resigned" | "resignation" => Some(WinReason::Resignation),
+        "outoftime" | "timeforfeit" => Some(WinReason::TimeForfeit),
+        _ => None,
+    }
+}
+
+/// `seat` leaves a free-for-all game that goes on, or says why he cannot.
+pub(crate) fn leave(
+    game: &mut Game,
+    seat: Seat,
+    reason: WinReason,
+    text: &str,
+) -> Result<(), ReadErrorKind> {
+    let in_play = game.position().in_play();
+    if game.position().variant() != Variant::FreeForAll
+        || game.outcome().is_some()
+        || !in_play.contains(seat)
+        || in_play.without(seat).count() < 2
+    {
+        return Err(ReadErrorKind::Leaving {
+            ply: game.moves().len(),
+            seat,
+            text: text.to_owned(),
+        });
+    }
+    let r = if reason == WinReason::TimeForfeit {
+        game.forfeit_on_time(seat)
+    } else {
+        game.resign(seat)
+    };
+    r.map_err(ReadErrorKind::Ending)
 }

@@ -8,10 +8,10 @@ use ploy_core::{Game, Seat};
 use ploy_notation::{AlgebraicMove, PositionString};
 
 use crate::error::{ReadError, ReadErrorKind, WriteError};
-use crate::replay::{finish, malformed, play, start_from_text};
+use crate::replay::{finish, leave, leaving_word, malformed, parse_leaving, play, start_from_text};
 use crate::text::{
-    Claim, Key, RawHeader, ResultText, column, lines, parse_result, rule_values, seat_from_name,
-    seat_title, squash, variant_name,
+    Claim, Key, RawHeader, ResultText, column, lines, parse_result, quote, rule_values,
+    seat_from_name, seat_title, squash, variant_name,
 };
 use crate::{Header, SavedGame};
 
@@ -41,9 +41,10 @@ impl SavedGame {
     /// ```
     ///
     /// # Errors
-    /// [`WriteError`] if a header text would not read back as itself, a player is named for
-    /// a seat that does not play, or a four-player game did not start from its standard
-    /// position.
+    /// [`WriteError`] if a header text would not read back as itself, or a player is named
+    /// for a seat that does not play. (A game of any variant from any valid start position
+    /// can be written: the start goes in the `Start` row as a two- or four-player position
+    /// string.)
     pub fn sheet(&self) -> Result<SheetDisplay<'_>, WriteError> {
         let start = self.check()?;
         Ok(SheetDisplay { saved: self, start })
@@ -91,20 +92,32 @@ impl fmt::Display for SheetDisplay<'_> {
         f.write_str("\n")?;
         let mut round = 0;
         let mut last_col = usize::MAX;
-        let mut row: Vec<Option<AlgebraicMove>> = Vec::new();
+        let mut row: Vec<Option<Cell>> = Vec::new();
         let positions = game.positions();
-        for (i, &mv) in game.moves().iter().enumerate() {
-            let pos = &positions[i];
-            let col = seats.iter().position(|&s| s == pos.turn()).unwrap_or(0);
-            if last_col == usize::MAX || col <= last_col {
-                if round > 0 {
-                    write_row(f, round, &row)?;
-                }
-                round += 1;
-                row = vec![None; seats.len()];
+        let left: Vec<_> = game.withdrawals().collect();
+        let mut left = left.iter().peekable();
+        let n = game.moves().len();
+        for i in 0..=n {
+            // Players who left after `i` moves, then the move `i`, each in its seat's column.
+            let mut cells: Vec<(Seat, Cell)> = Vec::new();
+            while let Some(w) = left.next_if(|w| w.ply <= i) {
+                cells.push((w.seat, Cell::Leaving(leaving_word(w.reason))));
             }
-            row[col] = Some(AlgebraicMove::from_move(pos, mv));
-            last_col = col;
+            if let (Some(pos), Some(&mv)) = (positions.get(i), game.moves().get(i)) {
+                cells.push((pos.turn(), Cell::Move(AlgebraicMove::from_move(pos, mv))));
+            }
+            for (seat, cell) in cells {
+                let col = seats.iter().position(|&s| s == seat).unwrap_or(0);
+                if last_col == usize::MAX || col <= last_col {
+                    if round > 0 {
+                        write_row(f, round, &row)?;
+                    }
+                    round += 1;
+                    row = vec![None; seats.len()];
+                }
+                row[col] = Some(cell);
+                last_col = col;
+            }
         }
         if round > 0 {
             write_row(f, round, &row)?;
@@ -131,7 +144,23 @@ fn write_text_rows(f: &mut fmt::Formatter<'_>, header: &Header) -> fmt::Result {
     Ok(())
 }
 
-fn write_row(f: &mut fmt::Formatter<'_>, round: u32, row: &[Option<AlgebraicMove>]) -> fmt::Result {
+/// One cell of a round: a move, or a free-for-all player's leaving.
+#[derive(Clone, Copy, Debug)]
+enum Cell {
+    Move(AlgebraicMove),
+    Leaving(&'static str),
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cell::Move(m) => write!(f, "{m}"),
+            Cell::Leaving(w) => f.write_str(w),
+        }
+    }
+}
+
+fn write_row(f: &mut fmt::Formatter<'_>, round: u32, row: &[Option<Cell>]) -> fmt::Result {
     write!(f, "{round}")?;
     let used = row.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
     for cell in &row[..used] {
@@ -163,7 +192,8 @@ fn cells(line: &str) -> Vec<(usize, &str)> {
 /// The reader is lenient about what people and spreadsheets do to a sheet: a byte order
 /// mark at the start, blank lines
 /// (also lines of tabs only) anywhere, `\r\n` line ends, spaces around cells, trailing tabs
-/// (empty cells at the end of a row), upper-case letters in moves (`E3-e4`), keys, values and
+/// (empty cells at the end of a row), upper-case letters in moves (`E3-e4`) and moves without
+/// a separator (`e3e4`), keys, values and
 /// seat names in any case and with spaces, `-` or `_` as one likes (`no capture limit`),
 /// `Black`/`White` for Green/Red, a `.` after a round number, and every move spelling the
 /// algebraic reader accepts (`-`/`x` either way, optional `#`, university strings). The `x`
@@ -220,14 +250,14 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
             return Err(ReadError::new(
                 n,
                 c[0].0,
-                ReadErrorKind::UnknownKey(first.to_owned()),
+                ReadErrorKind::UnknownKey(quote(first)),
             ));
         };
         if let Some(&(col, extra)) = c.get(2) {
             return Err(ReadError::new(
                 n,
                 col,
-                ReadErrorKind::ExtraCell(extra.to_owned()),
+                ReadErrorKind::ExtraCell(quote(extra)),
             ));
         }
         let (col, value) = c.get(1).copied().unwrap_or((line.chars().count() + 1, ""));
@@ -286,7 +316,7 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
                 return Err(ReadError::new(
                     n,
                     col,
-                    ReadErrorKind::ExtraCell(extra.to_owned()),
+                    ReadErrorKind::ExtraCell(quote(extra)),
                 ));
             }
             let (col, who) = c.get(1).copied().unwrap_or((c[0].0, ""));
@@ -304,7 +334,7 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
                 c[0].0,
                 ReadErrorKind::Round {
                     expected: round,
-                    found: first.to_owned(),
+                    found: quote(first),
                 },
             ));
         }
@@ -312,7 +342,7 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
             return Err(ReadError::new(
                 n,
                 col,
-                ReadErrorKind::ExtraCell(extra.to_owned()),
+                ReadErrorKind::ExtraCell(quote(extra)),
             ));
         }
         for (i, &seat) in seats.iter().enumerate() {
@@ -324,6 +354,13 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
                 if pending.is_none() && game.outcome().is_none() && game.position().turn() == seat {
                     pending = Some((n, col, round, seat));
                 }
+                continue;
+            }
+            if let Some(reason) = parse_leaving(cell) {
+                // A leaving may stand where the seat to move left an empty cell: his move
+                // comes in a later round.
+                pending = None;
+                leave(&mut game, seat, reason, cell).map_err(|k| ReadError::new(n, col, k))?;
                 continue;
             }
             if let Some((pl, pc, round, seat)) = pending {
@@ -341,8 +378,7 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
                     ReadErrorKind::WrongColumn { round, seat, turn },
                 ));
             }
-            let lower = cell.to_ascii_lowercase();
-            let mv = AlgebraicMove::from_ascii(lower.as_bytes()).map_err(|e| {
+            let mv = AlgebraicMove::from_ascii(cell.as_bytes()).map_err(|e| {
                 let at = column(cell, e.offset().min(cell.len()));
                 ReadError::new(n, col + at - 1, malformed(&game, cell, e))
             })?;

@@ -21,6 +21,11 @@ pub(crate) fn column(line: &str, at: usize) -> usize {
     line.get(..at).map_or(at, |s| s.chars().count()) + 1
 }
 
+/// What an error quotes of the text: a bounded excerpt ([`ploy_notation::excerpt`]).
+pub(crate) fn quote(s: &str) -> String {
+    ploy_notation::excerpt(s.as_bytes())
+}
+
 /// `s` in lower case with spaces, `-` and `_` removed: how keys and values are compared.
 pub(crate) fn squash(s: &str) -> String {
     s.chars()
@@ -179,7 +184,7 @@ impl<'a> RawHeader<'a> {
         written: &str,
     ) -> Result<(), ReadErrorKind> {
         if self.entries.iter().any(|e| e.0.slot() == key.slot()) {
-            return Err(ReadErrorKind::DuplicateKey(written.to_owned()));
+            return Err(ReadErrorKind::DuplicateKey(quote(written)));
         }
         self.entries.push((key, value, line, column));
         Ok(())
@@ -269,7 +274,7 @@ fn value_error(key: Key, expected: &'static str, found: &str) -> ReadErrorKind {
     ReadErrorKind::Value {
         key: key.record_key(),
         expected,
-        found: found.trim().to_owned(),
+        found: quote(found.trim()),
     }
 }
 
@@ -487,7 +492,7 @@ pub(crate) fn parse_result(
         Some(r) => format!("{who}, {r}"),
         None => who.to_owned(),
     };
-    let err = || ReadErrorKind::Result(whole.trim().to_owned());
+    let err = || ReadErrorKind::Result(quote(whole.trim()));
     let (who, reason) = match reason {
         Some(r) if !r.trim().is_empty() => (who, Some(r)),
         _ => match who.rsplit_once(',') {

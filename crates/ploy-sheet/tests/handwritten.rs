@@ -174,7 +174,7 @@ fn a_misspelled_move_is_reported_where_it_stands() {
     let e = read_sheet(&text).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "line 13, column 11: move 4 (red) `e6ye5`: byte 2: expected `-`, `x` or `+`, found `y`"
+        "line 13, column 11: move 4 (red) `e6ye5`: character 3: expected `-`, `x`, `+` or the end square, found `y`"
     );
     // In a record.
     let text = DOC_RECORD.replace("e6-e5-0", "e6-e5-9");
@@ -757,4 +757,48 @@ fn rule_options_round_trip() {
     let again = saved.to_sheet().unwrap();
     assert!(again.contains("Repetition draw\tno\nNo-capture limit\t12\nPartner elimination\tplays on\nBare commander\tremoved\n"), "{again}");
     assert_eq!(read_sheet(&again).unwrap(), saved);
+}
+
+/// A free-for-all player who resigns while two or more opponents play on is written in his
+/// column (`resigns`, `out of time`) and among a record's moves (`red-resigns`), and read
+/// back as such.
+#[test]
+fn a_free_for_all_player_leaving_is_written_and_read() {
+    use ploy_core::{Game, Rules, Seat, Variant, WinReason};
+    let mut game = Game::start(Variant::FreeForAll, Rules::standard());
+    let first = game.legal_moves()[0];
+    game.play(first).unwrap();
+    game.resign(Seat::Red).unwrap(); // Red to move, leaves; Yellow moves next
+    let next = game.legal_moves()[0];
+    game.play(next).unwrap();
+    game.forfeit_on_time(Seat::Green).unwrap();
+    let saved = SavedGame::new(game);
+    let sheet = saved.to_sheet().unwrap();
+    assert!(sheet.contains("\tresigns\t"), "{sheet}");
+    assert!(sheet.contains("out of time"), "{sheet}");
+    assert_eq!(read_sheet(&sheet).unwrap(), saved);
+    let record = saved.to_record().unwrap().to_string();
+    assert!(record.contains("\nred-resigns\n"), "{record}");
+    assert!(record.ends_with("\ngreen-out-of-time\n"), "{record}");
+    let back = read_record(&record).unwrap();
+    assert_eq!(back, saved);
+    let left: Vec<_> = back
+        .game
+        .withdrawals()
+        .map(|w| (w.ply, w.seat, w.reason))
+        .collect();
+    assert_eq!(
+        left,
+        [
+            (1, Seat::Red, WinReason::Resignation),
+            (2, Seat::Green, WinReason::TimeForfeit)
+        ]
+    );
+    // Not where it cannot happen: a two-player game ends with a resignation instead.
+    let bad = "ploy-record: 1\nvariant: two-player\nmoves:\nred-resigns\n";
+    let err = read_record(bad).unwrap_err();
+    assert!(
+        err.to_string().contains("cannot leave the game here"),
+        "{err}"
+    );
 }

@@ -21,9 +21,23 @@ fn same_game(back: &SavedGame, saved: &SavedGame, seed: u64) -> Result<(), TestC
     prop_assert_eq!(a.repetitions(), b.repetitions());
     prop_assert_eq!(&back.header, &saved.header);
     prop_assert_eq!(back, saved);
-    // Replaying the moves from the start through ploy-core gives the same final state.
-    let replayed = Game::replay(b.start_position().clone(), b.moves().iter().copied())
-        .map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+    // Replaying the moves (and free-for-all players' leavings) from the start through
+    // ploy-core gives the same final state.
+    prop_assert_eq!(
+        a.withdrawals().collect::<Vec<_>>(),
+        b.withdrawals().collect::<Vec<_>>()
+    );
+    let mut replayed = Game::from_position(b.start_position().clone());
+    let mut left = b.withdrawals().peekable();
+    for (i, &mv) in b.moves().iter().enumerate() {
+        while let Some(w) = left.next_if(|w| w.ply <= i) {
+            replayed.resign(w.seat).expect("can leave");
+        }
+        replayed.play(mv).expect("legal");
+    }
+    for w in left {
+        replayed.resign(w.seat).expect("can leave");
+    }
     prop_assert_eq!(replayed.position(), a.position());
     // Both go on alike: the draw rules see the same history.
     let (mut a, mut b) = (a.clone(), b.clone());
@@ -107,5 +121,44 @@ proptest! {
         let back: ploy_sheet::Record = serde_json::from_str(&json).expect("deserializes");
         prop_assert_eq!(&back, &record);
         prop_assert_eq!(back.replay().expect("replays"), saved);
+    }
+
+    #[test]
+    fn saved_game_serde_round_trip(seed: u64, v in 0..3usize, plies in 0..300usize) {
+        let saved = saved(seed, VARIANTS[v], plies);
+        let json = serde_json::to_string(&saved).expect("serializes");
+        let back: SavedGame = serde_json::from_str(&json).expect("deserializes");
+        prop_assert_eq!(&back, &saved);
+        prop_assert_eq!(back.game.outcome(), saved.game.outcome());
+        // Moves travel as their text.
+        if let Some(&first) = saved.game.moves().first() {
+            let quoted = format!("\"{first}\"");
+            prop_assert!(json.contains(&quoted), "{}", json);
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn tampered_saved_games_are_refused() {
+    let mut game = Game::new(ploy_core::Rules::standard());
+    game.play("e3-e4-0".parse().unwrap()).unwrap();
+    let mut saved = SavedGame::new(game);
+    saved.header.event = Some("Club night".into());
+    let json = serde_json::to_string(&saved).unwrap();
+    assert!(json.contains(r#""moves":["e3-e4-0"]"#), "{json}");
+    assert_eq!(serde_json::from_str::<SavedGame>(&json).unwrap(), saved);
+    for tampered in [
+        json.replace("e3-e4-0", "e3-e5-0"),
+        json.replace(r#""moves":["e3-e4-0"]"#, r#""moves":[1234]"#),
+        json.replace(r#""flags":170"#, r#""flags":255"#),
+        json.replace(r#""event""#, r#""venue""#),
+        json.replace(r#"{"header""#, r#"{"extra":1,"header""#),
+    ] {
+        assert_ne!(tampered, json);
+        assert!(
+            serde_json::from_str::<SavedGame>(&tampered).is_err(),
+            "accepted: {tampered}"
+        );
     }
 }

@@ -1,5 +1,5 @@
-//! A slow, deliberately plain move generator written from RULES.md sections 2-5 and
-//! FOUR_PLAYER_SETUP.md, used to check the fast one. It reads the board only through the
+//! A slow, deliberately plain move generator written from the rules (`docs/rules.md`
+//! sections 2 to 8), used to check the fast one. It reads the board only through the
 //! public API (`Board::piece_at`) and computes everything else (directions, kinds, ranges,
 //! rotations, elimination, control, turns) itself, with no bit tricks and no lookup tables
 //! shared with the crate. Four-player games keep their own state here ([`RefState`]): who
@@ -11,7 +11,7 @@ use ploy_core::{
     Rotation, Rules, Seat, SeatSet, Square, Variant, WinReason,
 };
 
-/// `(dfile, drank)` for bit 0..7: N, NE, E, SE, S, SW, W, NW (RULES.md section 2).
+/// `(dfile, drank)` for bit 0..7: N, NE, E, SE, S, SW, W, NW (`docs/rules.md` section 2).
 pub const DELTAS: [(i32, i32); 8] = [
     (0, 1),
     (1, 1),
@@ -110,8 +110,8 @@ pub fn reaches(board: &Board, from: Square, piece: Piece, to: Square) -> bool {
     false
 }
 
-/// The squares the piece on `from` may move to (RULES.md section 3, motion move): along a
-/// flag, 1..range squares away, on the board, every square between empty, the target empty
+/// The squares the piece on `from` may move to (`docs/rules.md` section 3, motion moves):
+/// along a flag, 1..range squares away, on the board, every square between empty, the target empty
 /// or holding a piece of another colour. Empty if `from` is empty. Ignores whose turn it is.
 pub fn motion_targets(board: &Board, from: Square) -> Vec<Square> {
     let Some(piece) = board.piece_at(from) else {
@@ -205,7 +205,7 @@ pub fn moves_on_board(board: &Board, turn: Seat, rotation: Rotation) -> Vec<Move
 }
 
 /// Every move of the pieces whose colour is `movable`, which may not capture (and are
-/// blocked by) pieces whose colour is `friend` (RULES.md section 3; section 5: a player
+/// blocked by) pieces whose colour is `friend` (`docs/rules.md` sections 3 and 7: a player
 /// moves the colours he controls, and in a partnership game his partner's pieces block him
 /// and are never captured).
 pub fn moves_with(
@@ -276,7 +276,7 @@ pub fn other(seat: Seat) -> Seat {
     }
 }
 
-/// Why `seat` is eliminated on `board` (RULES.md section 4), or `None`.
+/// Why `seat` is eliminated on `board` (`docs/rules.md` sections 5 and 7), or `None`.
 pub fn eliminated(board: &Board, seat: Seat, elimination: Elimination) -> Option<WinReason> {
     let own: Vec<Piece> = Square::ALL
         .into_iter()
@@ -384,7 +384,7 @@ impl RefState {
             .any(|s| self.board.piece_at(s).is_some_and(|p| p.colour() == colour))
     }
 
-    /// Who plays `seat`'s turn (RULES.md section 5 and FOUR_PLAYER_SETUP.md), or `None` if
+    /// Who plays `seat`'s turn (`docs/rules.md` section 7), or `None` if
     /// the turn is skipped: a player in play plays his own; in a partnership game an
     /// eliminated player who plays on with pieces left plays his own, and otherwise his
     /// partner, if in play, plays it.

@@ -83,6 +83,10 @@ pub fn game(seed: u64, variant: Variant, plies: usize) -> Game {
     let mut game = Game::from_position(start);
     let greed = rng.random_range(0.0..1.0);
     for _ in 0..plies {
+        // Now and then a free-for-all player leaves while the game goes on.
+        if variant == Variant::FreeForAll && rng.random_bool(0.01) {
+            let _ = game.resign(Seat::ALL[rng.random_range(0..4)]);
+        }
         match pick(&game, &mut rng, greed) {
             Some(mv) => game.play(mv).expect("legal"),
             None => break,

@@ -1,0 +1,214 @@
+//! One call to search a game of any variant: [`Engine`], and the game history in each
+//! search game's own hashes ([`GameHistory`]).
+
+use ploy_core::{Game, Move, Outcome, Position};
+
+use crate::game::SearchGame;
+use crate::limits::{Clock, Limits};
+use crate::paranoid::{Paranoid, PloyGame};
+use crate::ploy::{EvalPosition, Evaluation};
+use crate::score::Score;
+use crate::search::{Config, Info, SearchResult, Searcher};
+
+/// Searches [`Game`]s of every variant: the one call an embedder needs.
+///
+/// [`Engine::best_move`] takes the game as it stands and the [`Limits`], and does the rest:
+/// it picks the search for the variant (two-player and partnership games as two sides,
+/// free-for-all games by the paranoid reduction for the player to move, as
+/// [`PloyGame::new`] does), hands the search the game's earlier positions in the right hash
+/// space so that repetitions count as draws, and answers `None` once the game is over
+/// (decided on the board, drawn by a rule, resigned, lost on time, agreed drawn). The table,
+/// killers and history persist from move to move; [`Engine::clear`] forgets them for a new
+/// game.
+///
+/// ```
+/// use ploy_core::{Game, Rules, Variant};
+/// use ploy_search::{Config, Engine, Limits};
+///
+/// let mut engine = Engine::new(Config::default());
+/// for variant in [Variant::TwoPlayer, Variant::FreeForAll, Variant::Partnership] {
+///     let mut game = Game::start(variant, Rules::standard());
+///     for _ in 0..4 {
+///         let mv = engine.best_move(&game, &Limits::depth(2)).expect("the game goes on");
+///         game.play(mv)?;
+///     }
+/// }
+/// # Ok::<(), ploy_core::GameError>(())
+/// ```
+///
+/// An engine is [`Send`]: it may live on a search thread (its clock is a `Clock + Send`).
+/// Scores are for the side to move; in a free-for-all game, for the player to move against
+/// all the others together (see the crate docs).
+pub struct Engine {
+    searcher: Searcher<PloyGame, Evaluation>,
+}
+
+// An engine may move to another thread.
+const _: fn() = || {
+    fn send<T: Send>() {}
+    send::<Engine>();
+    send::<Searcher<PloyGame, Evaluation>>();
+    send::<Searcher<EvalPosition, Evaluation>>();
+};
+
+impl Engine {
+    /// An engine with `config` and the default evaluation. The transposition table
+    /// ([`Config::table_bytes`]) is allocated now.
+    #[must_use]
+    pub fn new(config: Config) -> Engine {
+        Engine::with_evaluation(config, Evaluation::default())
+    }
+
+    /// An engine with `config` and the evaluation `eval`.
+    #[must_use]
+    pub fn with_evaluation(config: Config, eval: Evaluation) -> Engine {
+        Engine {
+            searcher: Searcher::new(config, eval),
+        }
+    }
+
+    /// The best move in `game` now, within `limits`, or `None` if the game is over.
+    #[must_use]
+    pub fn best_move(&mut self, game: &Game, limits: &Limits) -> Option<Move> {
+        self.search(game, limits, |_| {}).best_move
+    }
+
+    /// Searches `game` as it stands within `limits`, calling `observer` after every
+    /// completed iteration, and gives the whole result (move, score, depth, principal
+    /// variation, nodes, time).
+    ///
+    /// A game that is over gives no move and no search: the score is then its result for
+    /// the side to move (a win or loss now, or a draw), with depth 0.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        observer: impl FnMut(&Info<'_, Move>),
+    ) -> SearchResult<Move> {
+        if let Some(outcome) = game.outcome() {
+            return SearchResult {
+                best_move: None,
+                score: outcome_score(game.position(), outcome),
+                depth: 0,
+                pv: Vec::new(),
+                nodes: 0,
+                time: std::time::Duration::ZERO,
+                interrupted: false,
+            };
+        }
+        let root = self.searcher.evaluator().game(game.position().clone());
+        let history = root.history(game);
+        self.searcher.search(&root, &history, limits, observer)
+    }
+
+    /// Forgets everything learnt (table, killers, history): for a new game.
+    pub fn clear(&mut self) {
+        self.searcher.clear();
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &Config {
+        self.searcher.config()
+    }
+
+    /// Replaces the clock the time limits are read from (tests inject a fake one).
+    pub fn set_clock(&mut self, clock: impl Clock + Send + 'static) {
+        self.searcher.set_clock(clock);
+    }
+
+    /// The searcher underneath, for what this type does not offer.
+    #[must_use]
+    pub fn searcher(&self) -> &Searcher<PloyGame, Evaluation> {
+        &self.searcher
+    }
+
+    /// The searcher underneath, mutably.
+    pub fn searcher_mut(&mut self) -> &mut Searcher<PloyGame, Evaluation> {
+        &mut self.searcher
+    }
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new(Config::default())
+    }
+}
+
+/// The result of a finished game for the side to move in `pos`, as a score.
+fn outcome_score(pos: &Position, outcome: Outcome) -> Score {
+    match outcome {
+        Outcome::Draw { .. } => Score::DRAW,
+        Outcome::Win { winners, .. } => {
+            let mover = pos.mover();
+            if winners.contains(mover) {
+                Score::win_in(0)
+            } else {
+                Score::loss_in(0)
+            }
+        }
+    }
+}
+
+/// The hashes of a game's positions since the last capture, before the current one.
+fn plain_history(game: &Game) -> impl Iterator<Item = u64> + '_ {
+    let positions = game.positions();
+    let since = positions.len() - 1 - game.plies_since_capture() as usize;
+    positions[since..positions.len() - 1]
+        .iter()
+        .map(Position::hash)
+}
+
+/// A Ploy search game that can give the history [`Searcher::search`] needs for a game's
+/// repetitions **in its own hashes**: each type hashes positions its own way (a free-for-all
+/// search mixes the root seat into every hash), so the history comes from the search game
+/// itself and cannot be taken in the wrong hash space.
+///
+/// [`Engine`] does this for you; use it when calling a [`Searcher`] directly:
+///
+/// ```
+/// use ploy_core::{Game, Rules, Variant};
+/// use ploy_search::{Config, Evaluation, GameHistory, Limits, Searcher};
+///
+/// let mut game = Game::start(Variant::FreeForAll, Rules::standard());
+/// game.play("b1-b1-1".parse()?)?;
+/// let mut searcher = Searcher::new(Config::default(), Evaluation::default());
+/// let root = searcher.evaluator().game(game.position().clone());
+/// let history = root.history(&game); // in the paranoid search's hashes
+/// let result = searcher.search(&root, &history, &Limits::depth(2), |_| {});
+/// assert!(game.is_legal(result.best_move.unwrap()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait GameHistory: SearchGame {
+    /// The hashes, in this search game's hash space, of `game`'s positions since its last
+    /// capture, oldest first, without the current one (which is the position `self` holds).
+    fn history(&self, game: &Game) -> Vec<u64>;
+}
+
+impl GameHistory for Position {
+    fn history(&self, game: &Game) -> Vec<u64> {
+        plain_history(game).collect()
+    }
+}
+
+impl GameHistory for EvalPosition {
+    fn history(&self, game: &Game) -> Vec<u64> {
+        plain_history(game).collect()
+    }
+}
+
+impl GameHistory for Paranoid {
+    fn history(&self, game: &Game) -> Vec<u64> {
+        let key = self.hash_key();
+        plain_history(game).map(|h| h ^ key).collect()
+    }
+}
+
+impl GameHistory for PloyGame {
+    fn history(&self, game: &Game) -> Vec<u64> {
+        match self {
+            PloyGame::Sides(g) => g.history(game),
+            PloyGame::Paranoid(g) => g.history(game),
+        }
+    }
+}

@@ -1,0 +1,599 @@
+//! The command language, pbmserv style: one command a line, words separated by spaces.
+//!
+//! ```text
+//! signup USER PASSWORD
+//! help [GAME]
+//! list
+//! inbox USER PASSWORD
+//! GAME challenge [OPTIONS] USER1 PASSWORD USER2 [USER3 USER4]
+//! GAME move BOARD USER PASSWORD MOVE[#N]
+//! GAME show BOARD[#N]
+//! GAME history BOARD
+//! GAME games USER [active|next|all]
+//! GAME resign BOARD USER PASSWORD
+//! GAME propose|accept|reject BOARD USER PASSWORD
+//! ```
+//!
+//! The first line of every reply is `ok ...` or `error CODE: reason`, where CODE is the HTTP
+//! status the API gives for the same failure (400, 403, 404, 409, 422, 503, 500). The lines
+//! after it are for people. [`execute`] gives the reply; `ployd cmd` and `POST /api/command`
+//! print each reply followed by a line holding a single `.` (a reply line starting with `.`
+//! gets a second `.` in front, as in SMTP, so that no line of a reply is a lone `.`).
+
+use std::fmt::Write as _;
+
+use crate::game::{OptionKind, excerpt};
+use crate::service::{ApiError, Credentials, GameView, Service};
+use crate::store::Source;
+
+/// The commands, for `help`.
+pub const HELP: &str = "\
+Commands (one a line; words separated by spaces):
+  signup USER PASSWORD                        create an account
+  help [GAME]                                 this text, or a game's options and moves
+  list                                        the game types
+  inbox USER PASSWORD                         your notifications
+  GAME challenge [OPTIONS] USER1 PASSWORD USER2 [USER3 USER4]
+                                              start a game (USER1 takes the first seat;
+                                              the userid `bot` is the built-in bot)
+  GAME move BOARD USER PASSWORD MOVE[#N]      play a move (#N: the number of moves played
+                                              before it; a stale number is refused)
+  GAME show BOARD[#N]                         the board (after N moves)
+  GAME history BOARD                          the moves
+  GAME games USER [active|next|all]           a user's games (next: where it is his move)
+  GAME resign BOARD USER PASSWORD             resign
+  GAME propose|accept|reject BOARD USER PASSWORD
+                                              offer, accept or reject a draw
+Every game also takes -deadline=DURATION (time per move; a player out of time forfeits)
+and -reminder=DURATION (a reminder before that), durations such as 7d, 36h, 90m.
+The first line of a reply is `ok ...` or `error CODE: reason`.";
+
+/// A reply: the first line and the lines for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// `ok ...` or `error CODE: reason`.
+    pub first: String,
+    /// The rest.
+    pub body: Vec<String>,
+}
+
+impl Reply {
+    fn ok(first: impl Into<String>) -> Reply {
+        Reply {
+            first: format!("ok {}", first.into()),
+            body: Vec::new(),
+        }
+    }
+
+    fn error(e: &ApiError) -> Reply {
+        Reply {
+            first: format!("error {}: {}", e.status, one_line(&e.message)),
+            body: Vec::new(),
+        }
+    }
+
+    fn with_text(mut self, text: &str) -> Reply {
+        self.body.extend(text.lines().map(str::to_owned));
+        self
+    }
+
+    /// Whether it is an `ok` reply.
+    #[must_use]
+    pub fn is_ok(&self) -> bool {
+        self.first.starts_with("ok")
+    }
+
+    /// The reply as `ployd cmd` prints it: every line (dot-stuffed), then `.`.
+    #[must_use]
+    pub fn framed(&self) -> String {
+        let mut out = String::new();
+        for line in std::iter::once(&self.first).chain(&self.body) {
+            if line.starts_with('.') {
+                out.push('.');
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push_str(".\n");
+        out
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn one_line(text: &str) -> String {
+    text.replace(['\n', '\r'], " ")
+}
+
+fn usage(text: &str) -> ApiError {
+    ApiError::bad_request(format!("usage: {text}"))
+}
+
+fn board_number(text: &str) -> Result<i64, ApiError> {
+    match text.parse::<i64>() {
+        Ok(n) if n > 0 && text.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+        _ => Err(ApiError::bad_request(format!(
+            "`{}` is not a board number",
+            excerpt(text)
+        ))),
+    }
+}
+
+/// Splits `TEXT#N` into the text and the number (none if there is no `#` followed by
+/// digits only).
+fn split_number(text: &str) -> Result<(&str, Option<usize>), ApiError> {
+    match text.rsplit_once('#') {
+        Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+            let n = n.parse::<usize>().map_err(|_| {
+                ApiError::bad_request(format!("`#{}` is not a move number", excerpt(n)))
+            })?;
+            Ok((head, Some(n)))
+        }
+        _ => Ok((text, None)),
+    }
+}
+
+/// Runs one command line and gives the reply.
+pub fn execute(service: &Service, line: &str) -> Reply {
+    execute_as(service, line, None)
+}
+
+/// Runs one command line for a client signed in as `session` (`POST /api/command` with the
+/// session cookie): where a command takes `USER PASSWORD`, the password `*` stands for the
+/// session if USER is the session's user.
+pub fn execute_as(service: &Service, line: &str, session: Option<&str>) -> Reply {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let reply = run(service, &words, session).unwrap_or_else(|e| Reply::error(&e));
+    service.run_pending_bots();
+    reply
+}
+
+fn password(user: &str, password: &str, session: Option<&str>) -> Credentials {
+    if password == "*"
+        && let Some(s) = session
+        && s.eq_ignore_ascii_case(user)
+    {
+        return Credentials::Session(s.to_owned());
+    }
+    Credentials::Password {
+        userid: user.to_owned(),
+        password: password.to_owned(),
+    }
+}
+
+fn run(service: &Service, words: &[&str], session: Option<&str>) -> Result<Reply, ApiError> {
+    let Some((&first, rest)) = words.split_first() else {
+        return Err(ApiError::bad_request("an empty command; `help` lists them"));
+    };
+    match first {
+        "signup" => {
+            let [user, pass] = rest else {
+                return Err(usage("signup USER PASSWORD"));
+            };
+            let user = service.signup(user, pass)?;
+            Ok(Reply::ok(format!("signed up {user}")))
+        }
+        "help" => match rest {
+            [] => Ok(Reply::ok("help").with_text(HELP)),
+            [game] => game_help(service, game),
+            _ => Err(usage("help [GAME]")),
+        },
+        "list" => {
+            if !rest.is_empty() {
+                return Err(usage("list"));
+            }
+            let n = service.registry().iter().count();
+            let mut reply = Reply::ok(plural(n, "game type", "game types"));
+            for g in service.registry().iter() {
+                let opts: Vec<String> =
+                    g.options().iter().map(|o| format!("-{}", o.name)).collect();
+                reply
+                    .body
+                    .push(format!("{}  options: {}", g.name(), opts.join(" ")));
+            }
+            Ok(reply)
+        }
+        "inbox" => {
+            let [user, pass] = rest else {
+                return Err(usage("inbox USER PASSWORD"));
+            };
+            let user = service.authenticate(&password(user, pass, session))?;
+            let notes = service.inbox(&user, 0)?;
+            let mut reply = Reply::ok(plural(notes.len(), "notification", "notifications"));
+            for n in notes {
+                reply.body.push(format!("[{}] {}", n.id, n.note.subject));
+            }
+            Ok(reply)
+        }
+        game => {
+            let Some((&verb, args)) = rest.split_first() else {
+                return if service.registry().get(game).is_some() {
+                    Err(usage(&format!(
+                        "{game} challenge|move|show|history|games|resign|propose|accept|reject ..."
+                    )))
+                } else {
+                    Err(ApiError::bad_request(format!(
+                        "unknown command `{}`; `help` lists them",
+                        excerpt(game)
+                    )))
+                };
+            };
+            service.game_type(game)?;
+            game_command(service, game, verb, args, session)
+        }
+    }
+}
+
+fn game_help(service: &Service, game: &str) -> Result<Reply, ApiError> {
+    let g = service.game_type(game)?;
+    let mut text = String::new();
+    let _ = writeln!(text, "{}", g.help());
+    let _ = writeln!(text, "Options:");
+    for o in g.options() {
+        let form = match o.kind {
+            OptionKind::Flag => format!("-{}", o.name),
+            OptionKind::Number { min, max } => format!("-{}=N ({min}..{max})", o.name),
+            OptionKind::Choice(words) => format!("-{}={}", o.name, words.join("|")),
+        };
+        let alias = if o.aliases.is_empty() {
+            String::new()
+        } else {
+            format!(" (also -{})", o.aliases.join(", -"))
+        };
+        let _ = writeln!(text, "  {form}{alias}: {}", o.help);
+    }
+    let _ = writeln!(
+        text,
+        "  -deadline=DURATION: time per move (7d); -reminder=DURATION: remind before it (3d)"
+    );
+    Ok(Reply::ok(format!("help {}", g.name())).with_text(&text))
+}
+
+/// Loads a board and checks it is of game type `game`.
+fn board_of(
+    service: &Service,
+    game: &str,
+    id: i64,
+    ply: Option<usize>,
+) -> Result<GameView, ApiError> {
+    let view = service.view(id, ply)?;
+    if view.game != game {
+        return Err(ApiError::not_found(format!(
+            "there is no {game} board {id}"
+        )));
+    }
+    Ok(view)
+}
+
+fn check_type(service: &Service, game: &str, id: i64) -> Result<(), ApiError> {
+    match service.store().game_kind(id)? {
+        Some(kind) if kind == game => Ok(()),
+        _ => Err(ApiError::not_found(format!(
+            "there is no {game} board {id}"
+        ))),
+    }
+}
+
+fn status_text(view: &GameView) -> String {
+    if view.over {
+        format!("Game over: {}", view.result)
+    } else {
+        match (&view.to_move, view.to_move_seat) {
+            (Some(u), Some(s)) => format!("{u} ({}) to move", view.seats[s]),
+            _ => String::new(),
+        }
+    }
+}
+
+fn board_text(view: &GameView) -> String {
+    let players: Vec<String> = view
+        .players
+        .iter()
+        .zip(&view.seats)
+        .map(|(p, s)| format!("{p} ({s})"))
+        .collect();
+    let mut text = format!(
+        "Board {} ({}{}{}), move {}\nPlayers: {}\n{}\n",
+        view.id,
+        view.game,
+        if view.options.is_empty() { "" } else { " " },
+        view.options.join(" "),
+        view.ply,
+        players.join(", "),
+        status_text(view)
+    );
+    if !view.draw_offers.is_empty() {
+        let _ = writeln!(text, "Draw offered by: {}", view.draw_offers.join(", "));
+    }
+    text.push_str(&view.board);
+    text
+}
+
+fn game_command(
+    service: &Service,
+    game: &str,
+    verb: &str,
+    args: &[&str],
+    session: Option<&str>,
+) -> Result<Reply, ApiError> {
+    match verb {
+        "help" => game_help(service, game),
+        "challenge" => {
+            let n_opts = args.iter().take_while(|a| a.starts_with('-')).count();
+            let (opts, people) = args.split_at(n_opts);
+            let (user, pass, others) = match people {
+                [user, pass, others @ ..] if !others.is_empty() && others.len() <= 3 => {
+                    (*user, *pass, others)
+                }
+                _ => {
+                    return Err(usage(&format!(
+                        "{game} challenge [OPTIONS] USER1 PASSWORD USER2 [USER3 USER4]"
+                    )));
+                }
+            };
+            let options: Vec<String> = opts.iter().map(|s| (*s).to_owned()).collect();
+            let mut players = vec![user.to_owned()];
+            players.extend(others.iter().map(|s| (*s).to_owned()));
+            let view =
+                service.challenge(game, &options, &password(user, pass, session), &players)?;
+            let view = service.view(view.id, None).unwrap_or(view);
+            Ok(Reply::ok(format!("board {}", view.id)).with_text(&board_text(&view)))
+        }
+        "move" => {
+            let [board, user, pass, mv] = args else {
+                return Err(usage(&format!("{game} move BOARD USER PASSWORD MOVE[#N]")));
+            };
+            let id = board_number(board)?;
+            check_type(service, game, id)?;
+            let (text, ply) = split_number(mv)?;
+            let view = service.play(id, &password(user, pass, session), text, ply)?;
+            let played = view.moves.get(view.ply.saturating_sub(1)).cloned();
+            let first = format!(
+                "board {id} move {}: {}",
+                ply.unwrap_or(view.ply.saturating_sub(1)) + 1,
+                played.unwrap_or_default()
+            );
+            // Bots may answer at once (inline): show the board as it is now.
+            service.run_pending_bots();
+            let now = service.view(id, None).unwrap_or(view);
+            Ok(Reply::ok(first).with_text(&board_text(&now)))
+        }
+        "show" => {
+            let [board] = args else {
+                return Err(usage(&format!("{game} show BOARD[#N]")));
+            };
+            let (board, ply) = split_number(board)?;
+            let id = board_number(board)?;
+            let view = board_of(service, game, id, ply)?;
+            Ok(Reply::ok(format!(
+                "board {id} after {}",
+                plural(view.ply, "move", "moves")
+            ))
+            .with_text(&board_text(&view)))
+        }
+        "history" => {
+            let [board] = args else {
+                return Err(usage(&format!("{game} history BOARD")));
+            };
+            let id = board_number(board)?;
+            check_type(service, game, id)?;
+            let (view, lines) = service.history(id)?;
+            let mut reply = Reply::ok(format!(
+                "board {id}: {}",
+                plural(lines.len(), "move", "moves")
+            ));
+            for l in lines {
+                let by = match l.source {
+                    Source::Player => String::new(),
+                    Source::Bot if l.userid != "bot" => " (played by the bot on time)".to_owned(),
+                    Source::Bot => String::new(),
+                    Source::Forced => " (forced)".to_owned(),
+                };
+                reply.body.push(format!(
+                    "{}. {} ({}) {}{by}",
+                    l.ply + 1,
+                    l.userid,
+                    l.seat_name,
+                    l.text
+                ));
+            }
+            reply.body.push(status_text(&view));
+            Ok(reply)
+        }
+        "games" => {
+            let (user, filter) = match args {
+                [user] => (*user, "active"),
+                [user, filter] => (*user, *filter),
+                _ => return Err(usage(&format!("{game} games USER [active|next|all]"))),
+            };
+            let list = service.games(Some(user), filter)?;
+            let list: Vec<_> = list.into_iter().filter(|g| g.game == game).collect();
+            let mut reply = Reply::ok(plural(list.len(), "game", "games"));
+            for g in list {
+                let state = if g.over {
+                    format!("over: {}", g.result)
+                } else {
+                    let who = g
+                        .to_move_seat
+                        .and_then(|s| g.players.get(s).cloned())
+                        .unwrap_or_default();
+                    format!("{who} to move")
+                };
+                reply.body.push(format!(
+                    "{} {} {}: {} ({} moves)",
+                    g.id,
+                    g.game,
+                    g.players.join(" "),
+                    state,
+                    g.ply
+                ));
+            }
+            Ok(reply)
+        }
+        "resign" => {
+            let [board, user, pass] = args else {
+                return Err(usage(&format!("{game} resign BOARD USER PASSWORD")));
+            };
+            let id = board_number(board)?;
+            check_type(service, game, id)?;
+            let view = service.resign(id, &password(user, pass, session))?;
+            Ok(Reply::ok(format!("board {id}: {}", view.result)).with_text(&board_text(&view)))
+        }
+        "propose" | "accept" | "reject" => {
+            let [board, user, pass] = args else {
+                return Err(usage(&format!("{game} {verb} BOARD USER PASSWORD")));
+            };
+            let id = board_number(board)?;
+            check_type(service, game, id)?;
+            let view = service.draw(id, &password(user, pass, session), verb)?;
+            let first = if view.over {
+                format!("board {id}: {}", view.result)
+            } else if verb == "reject" {
+                format!("board {id}: draw offer rejected")
+            } else {
+                format!(
+                    "board {id}: draw offered by {}",
+                    view.draw_offers.join(", ")
+                )
+            };
+            Ok(Reply::ok(first).with_text(&board_text(&view)))
+        }
+        other => Err(ApiError::bad_request(format!(
+            "unknown command `{game} {}`; `help` lists them",
+            excerpt(other)
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_split() {
+        assert_eq!(split_number("e3-e4-0#7").unwrap(), ("e3-e4-0", Some(7)));
+        assert_eq!(split_number("e4xf5##3").unwrap(), ("e4xf5#", Some(3)));
+        assert_eq!(split_number("e4xf5#").unwrap(), ("e4xf5#", None));
+        assert_eq!(split_number("101").unwrap(), ("101", None));
+        assert!(split_number("x#99999999999999999999999").is_err());
+        assert!(board_number("0").is_err());
+        assert!(board_number("+5").is_err());
+        assert_eq!(board_number("101").unwrap(), 101);
+    }
+
+    /// Generated command lines (words from the language, numbers, junk) never panic and
+    /// always answer `ok ...` or `error CODE: ...` with a client error code.
+    #[test]
+    fn generated_commands_always_get_a_reply() {
+        use crate::game::Registry;
+        use crate::service::{Config, FixedClock, Service};
+        use crate::store::Store;
+        use std::sync::Arc;
+
+        let dir = std::env::temp_dir().join(format!("ployd-gen-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut config = Config::default();
+        config.hash.memory_kib = 64;
+        config.hash.iterations = 1;
+        config.bot_budget.nodes = Some(50);
+        let service = Service::new(
+            Store::open(dir.join("gen.db")).unwrap(),
+            Registry::standard(),
+            Arc::new(FixedClock::new(1_000_000)),
+            config,
+        );
+        assert!(execute(&service, "signup alice pa").is_ok());
+        assert!(execute(&service, "signup bob pb").is_ok());
+        assert!(execute(&service, "ploy challenge alice pa bob").is_ok());
+        assert!(execute(&service, "ploy challenge -variant=ffa alice pa bot bob bot").is_ok());
+        let words = [
+            "ploy",
+            "pente",
+            "signup",
+            "help",
+            "list",
+            "inbox",
+            "challenge",
+            "move",
+            "show",
+            "history",
+            "games",
+            "resign",
+            "propose",
+            "accept",
+            "reject",
+            "alice",
+            "pa",
+            "bob",
+            "pb",
+            "bot",
+            "101",
+            "102",
+            "0",
+            "-1",
+            "101#0",
+            "101#1",
+            "e3-e4",
+            "e3-e4-0#0",
+            "e7-e6#1",
+            "a1-a1-9",
+            "-variant=ffa",
+            "-variant=",
+            "-relaxed",
+            "-size=6",
+            "-deadline=7d",
+            "-reminder=99999999999d",
+            "next",
+            "all",
+            "#",
+            "##",
+            "é",
+            "\u{0}",
+            "99999999999999999999",
+        ];
+        let mut x: u64 = 12345;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let len = next(7);
+            let mut line: Vec<String> = (0..len)
+                .map(|_| words[next(words.len())].to_owned())
+                .collect();
+            if next(5) == 0 {
+                let junk: String = (0..next(40))
+                    .map(|_| char::from_u32(next(0x3000) as u32).unwrap_or('?'))
+                    .collect();
+                line.push(junk);
+            }
+            let line = line.join(" ");
+            let reply = execute(&service, &line);
+            let first = &reply.first;
+            let well_formed = first == "ok"
+                || first.starts_with("ok ")
+                || ["400", "403", "404", "409", "422"]
+                    .iter()
+                    .any(|c| first.starts_with(&format!("error {c}: ")));
+            assert!(well_formed, "{line:?} -> {first:?}");
+            assert!(!first.contains('\n'));
+        }
+        let (_, problems) = service.check().unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn replies_are_framed() {
+        let r = Reply {
+            first: "ok x".into(),
+            body: vec![".".into(), "a".into()],
+        };
+        assert_eq!(r.framed(), "ok x\n..\na\n.\n");
+    }
+}

@@ -1,0 +1,519 @@
+//! The games the server plays, each reached through one trait, [`GameType`].
+//!
+//! The server knows nothing of any game's rules. A game type tells it its name, its options
+//! (declared as [`OptionSpec`]s, so that the server parses every game's options the same
+//! pbmserv way and refuses unknown ones), how many players it takes, and how to start a game;
+//! a game in progress ([`GameType::State`]) plays moves given as text, lists the legal moves
+//! in their canonical text, says whose turn it is and how the game ended, draws itself as
+//! text and JSON, and finds a bot move within a [`Budget`].
+//!
+//! The server only ever stores move texts (the canonical ones that
+//! [`GameType::play`] returns) and rebuilds a game by replaying them from
+//! [`GameType::new_game`]; the state is never stored.
+//!
+//! [`Registry`] erases the type of the state so that the server holds all game types in one
+//! list ([`DynGame`], [`Match`]).
+
+use std::fmt;
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The kind of value an option takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// A flag: `-relaxed`. Giving a value is an error.
+    Flag,
+    /// A whole number within bounds: `-size=6`.
+    Number {
+        /// The smallest value allowed.
+        min: u32,
+        /// The largest value allowed.
+        max: u32,
+    },
+    /// One word of a list: `-variant=ffa`.
+    Choice(&'static [&'static str]),
+}
+
+/// One option a game type accepts, pbmserv style (`-name` or `-name=value`).
+#[derive(Clone, Copy, Debug)]
+pub struct OptionSpec {
+    /// The canonical name, without the dash.
+    pub name: &'static str,
+    /// Other names that mean the same option (stored under the canonical name).
+    pub aliases: &'static [&'static str],
+    /// The values it takes.
+    pub kind: OptionKind,
+    /// One line for `help`.
+    pub help: &'static str,
+}
+
+/// Options as given to a game type: the canonical name and the value (`None` for a flag),
+/// in the order of the game type's [`OptionSpec`]s, each at most once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    values: Vec<(&'static str, Option<String>)>,
+}
+
+impl Options {
+    /// Whether the flag or option `name` was given.
+    #[must_use]
+    pub fn has(&self, name: &str) -> bool {
+        self.values.iter().any(|(n, _)| *n == name)
+    }
+
+    /// The value of `name`, if it was given with one.
+    #[must_use]
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, v)| v.as_deref())
+    }
+
+    /// The number given for `name` (already checked against its bounds).
+    #[must_use]
+    pub fn number(&self, name: &str) -> Option<u32> {
+        self.value(name).and_then(|v| v.parse().ok())
+    }
+
+    /// The canonical texts (`-size=6`, `-cut_down`), in the specs' order.
+    #[must_use]
+    pub fn to_texts(&self) -> Vec<String> {
+        self.values
+            .iter()
+            .map(|(n, v)| match v {
+                Some(v) => format!("-{n}={v}"),
+                None => format!("-{n}"),
+            })
+            .collect()
+    }
+
+    /// Reads option texts against `specs`. Texts that are not the game's options are
+    /// returned in `rest` (for the server's own options); with `strict` they are refused.
+    ///
+    /// # Errors
+    /// A message naming the bad option: unknown, given twice, a flag with a value, a
+    /// missing or out-of-range number, a word not in the choice list.
+    pub fn parse<'a>(
+        specs: &[OptionSpec],
+        texts: impl IntoIterator<Item = &'a str>,
+        rest: &mut Vec<(String, Option<String>)>,
+    ) -> Result<Options, String> {
+        let mut given: Vec<(usize, Option<String>)> = Vec::new();
+        for text in texts {
+            let Some(body) = text.strip_prefix('-') else {
+                return Err(format!("`{}`: an option starts with `-`", excerpt(text)));
+            };
+            let (name, value) = match body.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (body, None),
+            };
+            let found = specs
+                .iter()
+                .position(|s| s.name == name || s.aliases.contains(&name));
+            let Some(i) = found else {
+                rest.push((name.to_owned(), value.map(str::to_owned)));
+                continue;
+            };
+            let spec = &specs[i];
+            if given.iter().any(|(j, _)| *j == i) {
+                return Err(format!("option -{} is given twice", spec.name));
+            }
+            let value = check_value(spec, value)?;
+            given.push((i, value));
+        }
+        given.sort_by_key(|(i, _)| *i);
+        Ok(Options {
+            values: given.into_iter().map(|(i, v)| (specs[i].name, v)).collect(),
+        })
+    }
+}
+
+fn check_value(spec: &OptionSpec, value: Option<&str>) -> Result<Option<String>, String> {
+    match (spec.kind, value) {
+        (OptionKind::Flag, None) => Ok(None),
+        (OptionKind::Flag, Some(_)) => Err(format!("option -{} takes no value", spec.name)),
+        (OptionKind::Number { min, max }, Some(v)) => match v.parse::<u32>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(Some(n.to_string())),
+            _ => Err(format!(
+                "option -{}: expected a number from {min} to {max}, found `{}`",
+                spec.name,
+                excerpt(v)
+            )),
+        },
+        (OptionKind::Choice(words), Some(v)) if words.contains(&v) => Ok(Some(v.to_owned())),
+        (OptionKind::Choice(words), Some(v)) => Err(format!(
+            "option -{}: expected one of {}, found `{}`",
+            spec.name,
+            words.join(", "),
+            excerpt(v)
+        )),
+        (_, None) => Err(format!(
+            "option -{} needs a value (-{}=...)",
+            spec.name, spec.name
+        )),
+    }
+}
+
+/// At most 40 characters of `text`, for error messages (so a huge input never comes back
+/// whole).
+#[must_use]
+pub fn excerpt(text: &str) -> String {
+    const MAX: usize = 40;
+    let mut out: String = text
+        .chars()
+        .take(MAX)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if text.chars().nth(MAX).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// Why a move text was refused. Both kinds answer 422; the text is the rules' reason.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The text does not spell a move of this game.
+    #[error("{0}")]
+    Malformed(String),
+    /// The move is not legal here.
+    #[error("{0}")]
+    Illegal(String),
+}
+
+/// How a game ended by its rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winning seats (empty for a draw).
+    pub winners: Vec<usize>,
+    /// Why, as one word with underscores: `commander_captured`, `repetition`, `score`, ...
+    /// The server's own endings are `resignation`, `time` and `agreement`.
+    pub reason: String,
+}
+
+/// What a bot may spend on one move. Every field set is a limit; the bot answers when the
+/// first is reached.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Wall-clock time for the move.
+    pub time: Option<Duration>,
+    /// Search nodes.
+    pub nodes: Option<u64>,
+    /// Search depth in plies.
+    pub depth: Option<u32>,
+}
+
+/// A game the server can play: one adapter per game crate.
+///
+/// Seats are numbered from 0 in turn order (seat 0 moves first). A move text given to
+/// [`GameType::play`] may be any spelling the game accepts; the text it returns is the
+/// canonical one, which the server stores and which [`GameType::legal_moves`] lists.
+///
+/// Everything here must be deterministic: replaying the same canonical texts from
+/// [`GameType::new_game`] with the same options must give the same state (the server
+/// rebuilds every game that way).
+pub trait GameType: Send + Sync + 'static {
+    /// A game in progress: the position and whatever history the rules need.
+    type State: Clone + Send + 'static;
+
+    /// The name used in commands and JSON: `ploy`, `pente`, `pyloff`.
+    fn name(&self) -> &'static str;
+
+    /// The version of the rules this adapter plays. Stored with every game; a game stored
+    /// under another version is refused rather than replayed under different rules.
+    /// Raise it whenever a stored move list could replay differently.
+    fn rules_version(&self) -> u32;
+
+    /// The options, pbmserv style. The server refuses anything else.
+    fn options(&self) -> &'static [OptionSpec];
+
+    /// The game-specific part of `help GAME`: move syntax, seats, notes.
+    fn help(&self) -> &'static str;
+
+    /// How many players a game with `options` takes.
+    fn players(&self, options: &Options) -> RangeInclusive<usize>;
+
+    /// The name of each seat for people (`Green`, `White`, `player 1`).
+    fn seat_name(&self, options: &Options, seat: usize) -> String;
+
+    /// A new game for `players` players (within [`GameType::players`]).
+    ///
+    /// # Errors
+    /// A message if the options cannot be combined.
+    fn new_game(&self, options: &Options, players: usize) -> Result<Self::State, String>;
+
+    /// Plays the move that `text` names, returning its canonical text. On error the state
+    /// is unchanged.
+    ///
+    /// # Errors
+    /// [`MoveError`] with the rules' reason.
+    fn play(&self, state: &mut Self::State, text: &str) -> Result<String, MoveError>;
+
+    /// The legal moves in canonical text, in a stable order; empty once the game is over.
+    fn legal_moves(&self, state: &Self::State) -> Vec<String>;
+
+    /// The seat whose player moves now, or `None` once the game is over.
+    fn to_move(&self, state: &Self::State) -> Option<usize>;
+
+    /// A move the rules force on the seat to move (Pyloff's pass when nothing else is
+    /// legal), which the server plays at once in the same transaction as the move that
+    /// caused it. `None` (the default) while the player has a choice.
+    fn forced_move(&self, state: &Self::State) -> Option<String> {
+        let _ = state;
+        None
+    }
+
+    /// How the rules ended the game, or `None` while it goes on.
+    fn outcome(&self, state: &Self::State) -> Option<Outcome>;
+
+    /// Who wins if `seat` leaves the game now (resigns or runs out of time).
+    ///
+    /// The default: in a two-player game the other seat; otherwise refused.
+    ///
+    /// # Errors
+    /// The rules' reason why `seat` cannot leave the game that way.
+    fn winners_without(&self, state: &Self::State, seat: usize) -> Result<Vec<usize>, String> {
+        let _ = state;
+        match seat {
+            0 => Ok(vec![1]),
+            1 => Ok(vec![0]),
+            _ => Err("the rules do not say who wins when this player leaves".to_owned()),
+        }
+    }
+
+    /// The board for people, as plain text lines (no line is a single `.`).
+    fn render_text(&self, state: &Self::State) -> String;
+
+    /// The position as JSON, for programs and the page.
+    fn render_json(&self, state: &Self::State) -> serde_json::Value;
+
+    /// The built-in bot's move for the seat to move, within `budget`; `None` if there is
+    /// no legal move.
+    fn bot_move(&self, state: &Self::State, budget: &Budget) -> Option<String>;
+}
+
+/// A game type with its state type erased, as the server holds it.
+pub trait DynGame: Send + Sync {
+    /// [`GameType::name`].
+    fn name(&self) -> &'static str;
+    /// [`GameType::rules_version`].
+    fn rules_version(&self) -> u32;
+    /// [`GameType::options`].
+    fn options(&self) -> &'static [OptionSpec];
+    /// [`GameType::help`].
+    fn help(&self) -> &'static str;
+    /// [`GameType::players`].
+    fn players(&self, options: &Options) -> RangeInclusive<usize>;
+    /// [`GameType::seat_name`].
+    fn seat_name(&self, options: &Options, seat: usize) -> String;
+    /// [`GameType::new_game`], boxed.
+    ///
+    /// # Errors
+    /// As [`GameType::new_game`].
+    fn start(&self, options: &Options, players: usize) -> Result<Box<dyn Match>, String>;
+}
+
+/// A game in progress with its type erased: the [`GameType`] methods on one state.
+pub trait Match: Send {
+    /// [`GameType::play`].
+    ///
+    /// # Errors
+    /// As [`GameType::play`].
+    fn play(&mut self, text: &str) -> Result<String, MoveError>;
+    /// [`GameType::legal_moves`].
+    fn legal_moves(&self) -> Vec<String>;
+    /// [`GameType::to_move`].
+    fn to_move(&self) -> Option<usize>;
+    /// [`GameType::forced_move`].
+    fn forced_move(&self) -> Option<String>;
+    /// [`GameType::outcome`].
+    fn outcome(&self) -> Option<Outcome>;
+    /// [`GameType::winners_without`].
+    ///
+    /// # Errors
+    /// As [`GameType::winners_without`].
+    fn winners_without(&self, seat: usize) -> Result<Vec<usize>, String>;
+    /// [`GameType::render_text`].
+    fn render_text(&self) -> String;
+    /// [`GameType::render_json`].
+    fn render_json(&self) -> serde_json::Value;
+    /// [`GameType::bot_move`].
+    fn bot_move(&self, budget: &Budget) -> Option<String>;
+    /// A copy of the game.
+    fn boxed_clone(&self) -> Box<dyn Match>;
+}
+
+struct Erased<G: GameType>(Arc<G>);
+
+struct Typed<G: GameType> {
+    game: Arc<G>,
+    state: G::State,
+}
+
+impl<G: GameType> DynGame for Erased<G> {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn rules_version(&self) -> u32 {
+        self.0.rules_version()
+    }
+    fn options(&self) -> &'static [OptionSpec] {
+        self.0.options()
+    }
+    fn help(&self) -> &'static str {
+        self.0.help()
+    }
+    fn players(&self, options: &Options) -> RangeInclusive<usize> {
+        self.0.players(options)
+    }
+    fn seat_name(&self, options: &Options, seat: usize) -> String {
+        self.0.seat_name(options, seat)
+    }
+    fn start(&self, options: &Options, players: usize) -> Result<Box<dyn Match>, String> {
+        let state = self.0.new_game(options, players)?;
+        Ok(Box::new(Typed {
+            game: Arc::clone(&self.0),
+            state,
+        }))
+    }
+}
+
+impl<G: GameType> Match for Typed<G> {
+    fn play(&mut self, text: &str) -> Result<String, MoveError> {
+        self.game.play(&mut self.state, text)
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        self.game.legal_moves(&self.state)
+    }
+    fn to_move(&self) -> Option<usize> {
+        self.game.to_move(&self.state)
+    }
+    fn forced_move(&self) -> Option<String> {
+        self.game.forced_move(&self.state)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome(&self.state)
+    }
+    fn winners_without(&self, seat: usize) -> Result<Vec<usize>, String> {
+        self.game.winners_without(&self.state, seat)
+    }
+    fn render_text(&self) -> String {
+        self.game.render_text(&self.state)
+    }
+    fn render_json(&self) -> serde_json::Value {
+        self.game.render_json(&self.state)
+    }
+    fn bot_move(&self, budget: &Budget) -> Option<String> {
+        self.game.bot_move(&self.state, budget)
+    }
+    fn boxed_clone(&self) -> Box<dyn Match> {
+        Box::new(Typed {
+            game: Arc::clone(&self.game),
+            state: self.state.clone(),
+        })
+    }
+}
+
+/// The game types a server plays, by name.
+#[derive(Clone, Default)]
+pub struct Registry {
+    games: Vec<Arc<dyn DynGame>>,
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.games.iter().map(|g| g.name()))
+            .finish()
+    }
+}
+
+impl Registry {
+    /// No game types.
+    #[must_use]
+    pub fn new() -> Registry {
+        Registry::default()
+    }
+
+    /// Every game type of this build: Ploy.
+    #[must_use]
+    pub fn standard() -> Registry {
+        let mut r = Registry::new();
+        r.add(crate::ploy_game::PloyType);
+        r
+    }
+
+    /// Adds a game type (replacing one of the same name).
+    pub fn add<G: GameType>(&mut self, game: G) {
+        self.games.retain(|g| g.name() != game.name());
+        self.games.push(Arc::new(Erased(Arc::new(game))));
+    }
+
+    /// The game type called `name`.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn DynGame>> {
+        self.games.iter().find(|g| g.name() == name)
+    }
+
+    /// Every game type, in the order added.
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<dyn DynGame>> {
+        self.games.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPECS: &[OptionSpec] = &[
+        OptionSpec {
+            name: "size",
+            aliases: &["board_size"],
+            kind: OptionKind::Number { min: 2, max: 13 },
+            help: "",
+        },
+        OptionSpec {
+            name: "cut_down",
+            aliases: &[],
+            kind: OptionKind::Flag,
+            help: "",
+        },
+        OptionSpec {
+            name: "variant",
+            aliases: &[],
+            kind: OptionKind::Choice(&["a", "b"]),
+            help: "",
+        },
+    ];
+
+    type Parsed = (Vec<String>, Vec<(String, Option<String>)>);
+
+    fn parse(texts: &[&str]) -> Result<Parsed, String> {
+        let mut rest = Vec::new();
+        let o = Options::parse(SPECS, texts.iter().copied(), &mut rest)?;
+        Ok((o.to_texts(), rest))
+    }
+
+    #[test]
+    fn options_are_canonical_and_checked() {
+        let (t, rest) = parse(&["-cut_down", "-board_size=6", "-deadline=7d"]).unwrap();
+        assert_eq!(t, ["-size=6", "-cut_down"]);
+        assert_eq!(rest, [("deadline".to_owned(), Some("7d".to_owned()))]);
+        assert!(parse(&["-size=6", "-size=7"]).is_err());
+        assert!(parse(&["-size=1"]).is_err());
+        assert!(parse(&["-size"]).is_err());
+        assert!(parse(&["-cut_down=1"]).is_err());
+        assert!(parse(&["-variant=c"]).is_err());
+        assert!(parse(&["size=6"]).is_err());
+        assert_eq!(parse(&["-variant=b"]).unwrap().0, ["-variant=b"]);
+    }
+
+    #[test]
+    fn excerpts_are_bounded() {
+        let long = "x".repeat(10_000);
+        assert!(excerpt(&long).len() < 50);
+        assert_eq!(excerpt("a\nb"), "a?b");
+    }
+}

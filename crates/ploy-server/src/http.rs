@@ -1,0 +1,805 @@
+//! The HTTP API (axum on tokio): JSON routes, the command route, Server-Sent Events.
+//!
+//! Every service call runs on tokio's blocking pool (`spawn_blocking`): SQLite, argon2 and
+//! replays never hold up the async workers, and bot searches run on their own threads.
+//!
+//! Checks come in this order, the first failure answers: 404 unknown game; 400 malformed
+//! body or missing field; 403 unknown user, wrong password, or no seat; 409 game over,
+//! stale `ply`, not the user's turn; 422 an illegal move. Every error body is
+//! `{"error": word, "message": text}`, including the framework's own (unknown route, wrong
+//! method, oversized body), which a last layer rewrites.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use futures_util::Stream;
+use serde_json::{Map, Value, json};
+use tokio::sync::broadcast;
+
+use crate::command;
+use crate::service::{ApiError, Credentials, Service};
+use crate::store::{Event, Summary};
+
+/// The largest request body accepted, bytes.
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// The session cookie's name.
+pub const COOKIE: &str = "ployd_session";
+
+/// The page served at `/` until the browser page lands.
+const PLACEHOLDER: &str = "<!doctype html>
+<html lang=\"en\"><head><meta charset=\"utf-8\"><title>ployd</title>
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>
+<body style=\"font-family: sans-serif; max-width: 40em; margin: 2em auto; padding: 0 1em\">
+<h1>ployd</h1>
+<p>This is the ployd game server. The page for playing in the browser is not here yet:
+this placeholder stands in for it.</p>
+<p>Until then, play through the HTTP API (<code>/api/...</code>) or the command language
+(<code>POST /api/command</code>, or <code>ployd cmd</code> on the command line); the
+server's documentation (<code>docs/server.md</code> in the source) describes both.</p>
+</body></html>
+";
+
+#[derive(Clone)]
+struct AppState {
+    service: Arc<Service>,
+    events: broadcast::Sender<Event>,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        json_response(
+            status,
+            &json!({"error": self.word, "message": self.message}),
+        )
+    }
+}
+
+/// Runs `f` on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|e| Err(ApiError::internal(format!("the request failed: {e}"))))
+}
+
+fn json_response(status: StatusCode, value: &Value) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        value.to_string(),
+    )
+        .into_response()
+}
+
+// ----------------------------------------------------------------------------------------
+// Request reading.
+// ----------------------------------------------------------------------------------------
+
+fn parse_body(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
+    if body.is_empty() {
+        return Err(ApiError::bad_request(
+            "the request has no body; expected a JSON object",
+        ));
+    }
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(ApiError::bad_request("expected a JSON object")),
+        Err(e) => Err(ApiError::bad_request(format!("malformed JSON: {e}"))),
+    }
+}
+
+fn string_field(body: &Map<String, Value>, name: &str) -> Result<String, ApiError> {
+    match body.get(name) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(ApiError::bad_request(format!("`{name}` must be a string"))),
+        None => Err(ApiError::bad_request(format!("missing field `{name}`"))),
+    }
+}
+
+fn strings_field(
+    body: &Map<String, Value>,
+    name: &str,
+    required: bool,
+) -> Result<Vec<String>, ApiError> {
+    match body.get(name) {
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| match v {
+                Value::String(s) => Ok(s.clone()),
+                _ => Err(ApiError::bad_request(format!(
+                    "`{name}` must be a list of strings"
+                ))),
+            })
+            .collect(),
+        Some(_) => Err(ApiError::bad_request(format!(
+            "`{name}` must be a list of strings"
+        ))),
+        None if required => Err(ApiError::bad_request(format!("missing field `{name}`"))),
+        None => Ok(Vec::new()),
+    }
+}
+
+fn cookie_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == COOKIE)
+        .map(|(_, v)| v.to_owned())
+}
+
+/// The credentials of a request: `userid` and `password` in the body, or the session
+/// cookie. Missing fields without a cookie are 400; a dead session is 403.
+fn credentials(
+    service: &Service,
+    headers: &HeaderMap,
+    body: &Map<String, Value>,
+) -> Result<Credentials, ApiError> {
+    let userid = body.get("userid");
+    let password = body.get("password");
+    if let Some(v) = userid
+        && !v.is_string()
+    {
+        return Err(ApiError::bad_request("`userid` must be a string"));
+    }
+    if let Some(v) = password
+        && !v.is_string()
+    {
+        return Err(ApiError::bad_request("`password` must be a string"));
+    }
+    if let (Some(Value::String(u)), Some(Value::String(p))) = (userid, password) {
+        return Ok(Credentials::Password {
+            userid: u.clone(),
+            password: p.clone(),
+        });
+    }
+    let Some(token) = cookie_token(headers) else {
+        let missing = if userid.is_none() {
+            "userid"
+        } else {
+            "password"
+        };
+        return Err(ApiError::bad_request(format!(
+            "missing field `{missing}` (or sign in for a session cookie)"
+        )));
+    };
+    let user = service
+        .session_user(&token)?
+        .ok_or_else(|| ApiError::forbidden("the session has ended; sign in again"))?;
+    match userid {
+        Some(Value::String(u)) if !u.eq_ignore_ascii_case(&user) => Err(ApiError::forbidden(
+            format!("the session is {user}'s, not {u}'s"),
+        )),
+        _ => Ok(Credentials::Session(user)),
+    }
+}
+
+fn query_value(query: Option<&str>, name: &str) -> Option<String> {
+    query?
+        .split('&')
+        .filter_map(|kv| kv.split_once('=').or(Some((kv, ""))))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_owned())
+}
+
+fn board_id(text: &str) -> Result<i64, ApiError> {
+    match text.parse::<i64>() {
+        Ok(n) if n > 0 && text.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+        _ => Err(ApiError::not_found(format!(
+            "there is no board `{}`",
+            crate::game::excerpt(text)
+        ))),
+    }
+}
+
+/// 404 first: the board must exist before the body is looked at.
+async fn existing(service: &Arc<Service>, id: &str) -> Result<i64, ApiError> {
+    let id = board_id(id)?;
+    let s = Arc::clone(service);
+    let found = blocking(move || s.exists(id)).await?;
+    if found {
+        Ok(id)
+    } else {
+        Err(ApiError::not_found(format!("there is no board {id}")))
+    }
+}
+
+fn summary_json(g: &Summary) -> Value {
+    json!({
+        "id": g.id,
+        "game": g.game,
+        "options": g.options,
+        "players": g.players,
+        "ply": g.ply,
+        "status": if g.over { "over" } else { "active" },
+        "to_move": g.to_move_seat.and_then(|s| g.players.get(s)),
+        "to_move_seat": g.to_move_seat,
+        "result": g.result,
+    })
+}
+
+// ----------------------------------------------------------------------------------------
+// Handlers.
+// ----------------------------------------------------------------------------------------
+
+async fn index() -> Html<&'static str> {
+    Html(PLACEHOLDER)
+}
+
+async fn create_user(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
+    let body = parse_body(&body)?;
+    let userid = string_field(&body, "userid")?;
+    let password = string_field(&body, "password")?;
+    let s = Arc::clone(&app.service);
+    let user = blocking(move || s.signup(&userid, &password)).await?;
+    Ok(json_response(StatusCode::CREATED, &json!({"userid": user})))
+}
+
+fn session_cookie(token: &str, max_age: i64) -> HeaderValue {
+    HeaderValue::from_str(&format!(
+        "{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age}"
+    ))
+    .unwrap_or_else(|_| HeaderValue::from_static("ployd_session=; Path=/"))
+}
+
+async fn create_session(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
+    let body = parse_body(&body)?;
+    let userid = string_field(&body, "userid")?;
+    let password = string_field(&body, "password")?;
+    let s = Arc::clone(&app.service);
+    let (token, user) = blocking(move || s.login(&userid, &password)).await?;
+    let mut res = json_response(StatusCode::CREATED, &json!({"userid": user}));
+    res.headers_mut()
+        .insert(header::SET_COOKIE, session_cookie(&token, 30 * 24 * 3600));
+    Ok(res)
+}
+
+async fn get_session(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let user = match cookie_token(&headers) {
+        Some(token) => {
+            let s = Arc::clone(&app.service);
+            blocking(move || s.session_user(&token)).await?
+        }
+        None => None,
+    };
+    Ok(json_response(StatusCode::OK, &json!({"userid": user})))
+}
+
+async fn delete_session(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if let Some(token) = cookie_token(&headers) {
+        let s = Arc::clone(&app.service);
+        blocking(move || s.logout(&token)).await?;
+    }
+    let mut res = StatusCode::NO_CONTENT.into_response();
+    res.headers_mut()
+        .insert(header::SET_COOKIE, session_cookie("", 0));
+    Ok(res)
+}
+
+async fn list_types(State(app): State<AppState>) -> Response {
+    let types: Vec<Value> = app
+        .service
+        .registry()
+        .iter()
+        .map(|g| {
+            let options: Vec<Value> = g
+                .options()
+                .iter()
+                .map(|o| {
+                    let (kind, extra) = match o.kind {
+                        crate::game::OptionKind::Flag => ("flag", json!(null)),
+                        crate::game::OptionKind::Number { min, max } => {
+                            ("number", json!({"min": min, "max": max}))
+                        }
+                        crate::game::OptionKind::Choice(words) => ("choice", json!(words)),
+                    };
+                    json!({"name": o.name, "aliases": o.aliases, "kind": kind,
+                           "values": extra, "help": o.help})
+                })
+                .collect();
+            json!({"name": g.name(), "rules_version": g.rules_version(),
+                   "options": options, "help": g.help()})
+        })
+        .collect();
+    json_response(StatusCode::OK, &json!({"types": types}))
+}
+
+async fn list_games(
+    State(app): State<AppState>,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ApiError> {
+    let user = query_value(q.as_deref(), "user");
+    let filter = query_value(q.as_deref(), "filter").unwrap_or_else(|| "all".to_owned());
+    let s = Arc::clone(&app.service);
+    let games = blocking(move || s.games(user.as_deref(), &filter)).await?;
+    let games: Vec<Value> = games.iter().map(summary_json).collect();
+    Ok(json_response(StatusCode::OK, &json!({"games": games})))
+}
+
+async fn create_game(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let body = parse_body(&body)?;
+    let game = string_field(&body, "game")?;
+    let options = strings_field(&body, "options", false)?;
+    let players = strings_field(&body, "players", true)?;
+    let s = Arc::clone(&app.service);
+    let view = blocking(move || {
+        let creds = credentials(&s, &headers, &body)?;
+        s.challenge(&game, &options, &creds, &players)
+    })
+    .await?;
+    Ok(json_response(StatusCode::CREATED, &view.to_json()))
+}
+
+async fn get_game(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ApiError> {
+    let id = existing(&app.service, &id).await?;
+    let ply = match query_value(q.as_deref(), "ply") {
+        Some(p) => Some(p.parse::<usize>().map_err(|_| {
+            ApiError::bad_request(format!(
+                "`ply={}` is not a move number",
+                crate::game::excerpt(&p)
+            ))
+        })?),
+        None => None,
+    };
+    let s = Arc::clone(&app.service);
+    let view = blocking(move || s.view(id, ply)).await?;
+    Ok(json_response(StatusCode::OK, &view.to_json()))
+}
+
+async fn post_move(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let id = existing(&app.service, &id).await?;
+    let body = parse_body(&body)?;
+    let mv = string_field(&body, "move")?;
+    let ply = match body.get("ply") {
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| ApiError::bad_request("`ply` must be a whole number, 0 or more"))?,
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "`ply` must be a whole number, 0 or more",
+            ));
+        }
+        None => return Err(ApiError::bad_request("missing field `ply`")),
+    };
+    let s = Arc::clone(&app.service);
+    let view = blocking(move || {
+        let creds = credentials(&s, &headers, &body)?;
+        s.play(id, &creds, &mv, Some(ply))
+    })
+    .await?;
+    Ok(json_response(StatusCode::OK, &view.to_json()))
+}
+
+async fn game_action(
+    app: AppState,
+    id: String,
+    headers: HeaderMap,
+    body: Bytes,
+    action: &'static str,
+) -> Result<Response, ApiError> {
+    let id = existing(&app.service, &id).await?;
+    let body = parse_body(&body)?;
+    let s = Arc::clone(&app.service);
+    let view = blocking(move || {
+        let creds = credentials(&s, &headers, &body)?;
+        if action == "resign" {
+            s.resign(id, &creds)
+        } else {
+            s.draw(id, &creds, action)
+        }
+    })
+    .await?;
+    Ok(json_response(StatusCode::OK, &view.to_json()))
+}
+
+async fn resign(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    game_action(app, id, headers, body, "resign").await
+}
+
+async fn propose(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    game_action(app, id, headers, body, "propose").await
+}
+
+async fn accept(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    game_action(app, id, headers, body, "accept").await
+}
+
+async fn reject(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    game_action(app, id, headers, body, "reject").await
+}
+
+async fn inbox(
+    app: AppState,
+    headers: HeaderMap,
+    body: Option<Map<String, Value>>,
+    after: i64,
+) -> Result<Response, ApiError> {
+    let s = Arc::clone(&app.service);
+    let notes = blocking(move || {
+        let creds = credentials(&s, &headers, &body.unwrap_or_default())?;
+        let user = s.authenticate(&creds)?;
+        s.inbox(&user, after)
+    })
+    .await?;
+    let notes: Vec<Value> = notes
+        .iter()
+        .map(|n| {
+            json!({"id": n.id, "at": n.at, "game": n.note.game_id,
+                   "subject": n.note.subject, "body": n.note.body})
+        })
+        .collect();
+    Ok(json_response(StatusCode::OK, &json!({"notes": notes})))
+}
+
+fn after_param(q: Option<&str>) -> Result<i64, ApiError> {
+    match query_value(q, "after") {
+        Some(a) => a
+            .parse::<i64>()
+            .map_err(|_| ApiError::bad_request("`after` must be a note number")),
+        None => Ok(0),
+    }
+}
+
+async fn get_inbox(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ApiError> {
+    let after = after_param(q.as_deref())?;
+    inbox(app, headers, None, after).await
+}
+
+async fn post_inbox(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    RawQuery(q): RawQuery,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let after = after_param(q.as_deref())?;
+    let body = if body.is_empty() {
+        None
+    } else {
+        Some(parse_body(&body)?)
+    };
+    inbox(app, headers, body, after).await
+}
+
+async fn post_command(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let text = std::str::from_utf8(&body)
+        .map_err(|_| ApiError::bad_request("the command is not UTF-8 text"))?
+        .to_owned();
+    if text.trim().is_empty() {
+        return Err(ApiError::bad_request("the request holds no command"));
+    }
+    let s = Arc::clone(&app.service);
+    let out = blocking(move || {
+        let session = match cookie_token(&headers) {
+            Some(token) => s.session_user(&token)?,
+            None => None,
+        };
+        let mut out = String::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            out.push_str(&command::execute_as(&s, line, session.as_deref()).framed());
+        }
+        Ok(out)
+    })
+    .await?;
+    Ok((
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        out,
+    )
+        .into_response())
+}
+
+fn event_stream(
+    app: &AppState,
+    game: Option<i64>,
+    backlog: Vec<Event>,
+) -> Sse<impl Stream<Item = Result<SseEvent, Infallible>> + use<>> {
+    let rx = app.events.subscribe();
+    let last = backlog.last().map_or(0, |e| e.seq);
+    let hello = SseEvent::default()
+        .event("ready")
+        .data(json!({"game": game}).to_string());
+    let first = futures_util::stream::iter(
+        std::iter::once(Ok(hello)).chain(backlog.into_iter().map(|e| Ok(sse_of(&e)))),
+    );
+    let live = futures_util::stream::unfold((rx, last), move |(mut rx, last)| async move {
+        loop {
+            match rx.recv().await {
+                Ok(e) if e.seq > last && game.is_none_or(|g| g == e.game_id) => {
+                    let seq = e.seq;
+                    return Some((Ok(sse_of(&e)), (rx, seq)));
+                }
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    });
+    use futures_util::StreamExt as _;
+    Sse::new(first.chain(live)).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+}
+
+fn sse_of(e: &Event) -> SseEvent {
+    SseEvent::default()
+        .event(e.kind.clone())
+        .id(e.seq.to_string())
+        .data(json!({"seq": e.seq, "id": e.game_id, "ply": e.ply, "kind": e.kind}).to_string())
+}
+
+async fn backlog(
+    app: &AppState,
+    headers: &HeaderMap,
+    game: Option<i64>,
+) -> Result<Vec<Event>, ApiError> {
+    let Some(last) = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<i64>().ok())
+    else {
+        return Ok(Vec::new());
+    };
+    let s = Arc::clone(&app.service);
+    let events = blocking(move || Ok(s.store().events_after(last, 1000)?)).await?;
+    Ok(events
+        .into_iter()
+        .filter(|e| game.is_none_or(|g| g == e.game_id))
+        .collect())
+}
+
+async fn game_events(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let id = existing(&app.service, &id).await?;
+    let backlog = backlog(&app, &headers, Some(id)).await?;
+    Ok(event_stream(&app, Some(id), backlog).into_response())
+}
+
+async fn all_events(State(app): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let backlog = backlog(&app, &headers, None).await?;
+    Ok(event_stream(&app, None, backlog).into_response())
+}
+
+async fn not_found() -> ApiError {
+    ApiError::not_found("no such route; the API is under /api/ (see docs/server.md)")
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        405,
+        "method_not_allowed",
+        "this route does not take that method",
+    )
+}
+
+/// Rewrites the framework's own error responses (oversized bodies, malformed requests)
+/// into the JSON error body.
+async fn json_errors(res: Response) -> Response {
+    let status = res.status();
+    let is_json = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if status.as_u16() < 400 || is_json {
+        return res;
+    }
+    let word = match status.as_u16() {
+        400 => "bad_request",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        413 => "too_large",
+        415 => "unsupported_media_type",
+        s if s >= 500 => "internal",
+        _ => "error",
+    };
+    let message = match status.as_u16() {
+        413 => format!("the request body is larger than {MAX_BODY} bytes"),
+        _ => status
+            .canonical_reason()
+            .unwrap_or("the request was refused")
+            .to_owned(),
+    };
+    let mut out = ApiError::new(status.as_u16(), word, message).into_response();
+    if let Some(allow) = res.headers().get(header::ALLOW) {
+        out.headers_mut().insert(header::ALLOW, allow.clone());
+    }
+    out
+}
+
+/// The routes over `service`, with a channel of changes for the event streams.
+fn router(app: AppState) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/api/users", post(create_user))
+        .route(
+            "/api/sessions",
+            post(create_session).get(get_session).delete(delete_session),
+        )
+        .route("/api/types", get(list_types))
+        .route("/api/games", get(list_games).post(create_game))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/moves", post(post_move))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/propose", post(propose))
+        .route("/api/games/{id}/accept", post(accept))
+        .route("/api/games/{id}/reject", post(reject))
+        .route("/api/games/{id}/events", get(game_events))
+        .route("/api/events", get(all_events))
+        .route("/api/inbox", get(get_inbox).post(post_inbox))
+        .route("/api/command", post(post_command))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::map_response(json_errors))
+        .with_state(app)
+}
+
+/// Watches the events table and hands every new change to the event streams: at once
+/// when this process wrote it (`poke`), and within a quarter of a second when another
+/// process (`ployd cmd`) did.
+fn start_watcher(service: &Arc<Service>, tx: broadcast::Sender<Event>) -> mpsc::Sender<()> {
+    let (poke_tx, poke_rx) = mpsc::channel::<()>();
+    let weak = Arc::downgrade(service);
+    let mut last = service.store().last_event().unwrap_or(0);
+    std::thread::Builder::new()
+        .name("events".to_owned())
+        .spawn(move || {
+            while !matches!(
+                poke_rx.recv_timeout(Duration::from_millis(250)),
+                Err(mpsc::RecvTimeoutError::Disconnected)
+            ) {
+                while poke_rx.try_recv().is_ok() {}
+                let Some(service) = weak.upgrade() else { break };
+                match service.store().events_after(last, 1000) {
+                    Ok(events) => {
+                        for e in events {
+                            last = e.seq;
+                            let _ = tx.send(e);
+                        }
+                    }
+                    Err(e) => eprintln!("ployd: reading events: {e}"),
+                }
+            }
+        })
+        .expect("a thread for the event stream can start");
+    poke_tx
+}
+
+/// Serves the API on `listener` until Ctrl-C or SIGTERM; applies timers every
+/// `timer_interval`.
+///
+/// # Errors
+/// The listener fails.
+pub async fn serve(
+    service: Arc<Service>,
+    listener: tokio::net::TcpListener,
+    timer_interval: Duration,
+) -> std::io::Result<()> {
+    let (tx, _) = broadcast::channel::<Event>(4096);
+    let poke = std::sync::Mutex::new(start_watcher(&service, tx.clone()));
+    service.set_on_change(Box::new(move || {
+        let _ = poke
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .send(());
+    }));
+    let timers = Arc::clone(&service);
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(timer_interval.max(Duration::from_millis(100)));
+        loop {
+            tick.tick().await;
+            let s = Arc::clone(&timers);
+            if let Err(e) = blocking(move || s.sweep_timers()).await {
+                eprintln!("ployd: timers: {e}");
+            }
+        }
+    });
+    let app = router(AppState {
+        service,
+        events: tx,
+    });
+    // On Ctrl-C or SIGTERM: stop accepting, let requests finish, but do not wait more than
+    // two seconds for open event streams (every write is already durable).
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown().await;
+        let _ = stop_tx.send(true);
+    });
+    let mut graceful = stop_rx.clone();
+    let server = axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        let _ = graceful.wait_for(|stop| *stop).await;
+    });
+    let mut hard = stop_rx;
+    tokio::select! {
+        r = server => r,
+        () = async move {
+            let _ = hard.wait_for(|stop| *stop).await;
+            tokio::time::sleep(Duration::from_secs(2)).await;
+        } => Ok(()),
+    }
+}
+
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}

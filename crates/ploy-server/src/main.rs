@@ -1,0 +1,222 @@
+//! `ployd`: the game server's command line.
+
+use std::io::{BufRead, Write};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use ploy_server::auth::HashParams;
+use ploy_server::command;
+use ploy_server::game::{Budget, Registry};
+use ploy_server::service::{Clock, Config, FixedClock, Service, SystemClock, format_duration};
+use ploy_server::store::Store;
+
+/// A play-by-mail game server for Ploy: pbmserv-style commands, an HTTP API, SQLite.
+#[derive(Parser, Debug)]
+#[command(name = "ployd", version, about, long_about = None, args_override_self = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(Args, Debug, Clone)]
+struct Common {
+    /// The database file (created if missing).
+    #[arg(long, global = true, default_value = "./ployd.db", value_name = "PATH")]
+    db: PathBuf,
+    /// Time per bot move (such as 500ms, 2s); with --bot-nodes or --bot-depth, whichever
+    /// comes first.
+    #[arg(long, global = true, default_value = "1s", value_parser = parse_millis, value_name = "TIME")]
+    bot_time: Duration,
+    /// Most search nodes per bot move.
+    #[arg(long, global = true, value_name = "N")]
+    bot_nodes: Option<u64>,
+    /// Deepest search per bot move, plies.
+    #[arg(long, global = true, value_name = "PLIES")]
+    bot_depth: Option<u32>,
+    /// Argon2id memory for new password hashes, KiB.
+    #[arg(long, global = true, default_value_t = HashParams::default().memory_kib, value_name = "KIB")]
+    argon2_memory: u32,
+    /// Argon2id passes for new password hashes.
+    #[arg(long, global = true, default_value_t = HashParams::default().iterations, value_name = "N")]
+    argon2_iterations: u32,
+    /// The time to act at, seconds since 1970, instead of the system clock (for tests of
+    /// the timers, and for running a sweep as of a given time).
+    #[arg(long, global = true, value_name = "SECONDS")]
+    now: Option<i64>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Serves the HTTP API (and a placeholder page at /).
+    Serve {
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
+        listen: SocketAddr,
+        /// Threads that compute bot moves.
+        #[arg(long, default_value_t = 2, value_name = "N")]
+        bot_threads: usize,
+        /// How often deadlines and reminders are checked.
+        #[arg(long, default_value = "60s", value_parser = parse_millis, value_name = "TIME")]
+        timer_interval: Duration,
+    },
+    /// Reads commands, one a line, on standard input; prints each reply and a line `.`.
+    Cmd,
+    /// Prints the notifications for a user.
+    Inbox {
+        /// The userid.
+        user: String,
+    },
+    /// Applies the timers due now (reminders and forfeits) once, for use from cron when
+    /// the server is not running.
+    Timers,
+    /// Replays every game from its move log and compares it with the cached state.
+    Check,
+}
+
+fn parse_millis(text: &str) -> Result<Duration, String> {
+    let bad = || format!("`{text}` is not a time such as 500ms, 2s, 5m");
+    let (num, unit) = text
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or((text, ""), |i| text.split_at(i));
+    let n: u64 = num.parse().map_err(|_| bad())?;
+    let d = match unit {
+        "ms" => Duration::from_millis(n),
+        "s" | "" => Duration::from_secs(n),
+        "m" => Duration::from_secs(n.saturating_mul(60)),
+        _ => return Err(bad()),
+    };
+    Ok(d)
+}
+
+fn service(common: &Common) -> Result<Service, String> {
+    let store =
+        Store::open(&common.db).map_err(|e| format!("cannot open {}: {e}", common.db.display()))?;
+    let clock: Arc<dyn Clock> = match common.now {
+        Some(t) => Arc::new(FixedClock::new(t)),
+        None => Arc::new(SystemClock),
+    };
+    let config = Config {
+        bot_budget: Budget {
+            time: Some(common.bot_time),
+            nodes: common.bot_nodes,
+            depth: common.bot_depth,
+        },
+        hash: HashParams {
+            memory_kib: common.argon2_memory,
+            iterations: common.argon2_iterations,
+            parallelism: 1,
+        },
+        ..Config::default()
+    };
+    Ok(Service::new(store, Registry::standard(), clock, config))
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Serve {
+            listen,
+            bot_threads,
+            timer_interval,
+        } => {
+            let mut service = Arc::new(service(&cli.common)?);
+            service
+                .start_bot_workers(bot_threads)
+                .map_err(|e| e.to_string())?;
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| format!("cannot start the runtime: {e}"))?;
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind(listen)
+                    .await
+                    .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+                let addr = listener.local_addr().map_err(|e| e.to_string())?;
+                if !addr.ip().is_loopback() {
+                    eprintln!(
+                        "ployd: warning: {addr} is not a loopback address; the API has no TLS"
+                    );
+                }
+                eprintln!(
+                    "ployd: serving http://{addr}/ (database {}, bot {} per move)",
+                    cli.common.db.display(),
+                    format_duration(i64::try_from(cli.common.bot_time.as_secs()).unwrap_or(0))
+                );
+                ploy_server::http::serve(service, listener, timer_interval)
+                    .await
+                    .map_err(|e| format!("server: {e}"))
+            })
+        }
+        Command::Cmd => {
+            let service = service(&cli.common)?;
+            let stdin = std::io::stdin();
+            let mut out = std::io::stdout().lock();
+            for line in stdin.lock().lines() {
+                let line = line.map_err(|e| format!("reading commands: {e}"))?;
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let reply = command::execute(&service, &line);
+                out.write_all(reply.framed().as_bytes())
+                    .and_then(|()| out.flush())
+                    .map_err(|e| format!("writing replies: {e}"))?;
+            }
+            Ok(())
+        }
+        Command::Inbox { user } => {
+            let service = service(&cli.common)?;
+            let notes = service.inbox(&user, 0).map_err(|e| e.to_string())?;
+            let mut out = std::io::stdout().lock();
+            for n in notes {
+                let _ = writeln!(
+                    out,
+                    "[{}] at {} board {}: {}\n{}\n",
+                    n.id,
+                    n.at,
+                    n.note
+                        .game_id
+                        .map_or_else(|| "-".to_owned(), |g| g.to_string()),
+                    n.note.subject,
+                    n.note.body.trim_end()
+                );
+            }
+            Ok(())
+        }
+        Command::Timers => {
+            let service = service(&cli.common)?;
+            let changed = service.sweep_timers().map_err(|e| e.to_string())?;
+            service.run_pending_bots();
+            println!("{} boards changed", changed.len());
+            Ok(())
+        }
+        Command::Check => {
+            let service = service(&cli.common)?;
+            let (n, problems) = service.check().map_err(|e| e.to_string())?;
+            for p in &problems {
+                println!("board {}: {}", p.id, p.problem);
+            }
+            println!("{n} games replayed, {} problems", problems.len());
+            if problems.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("{} games do not replay as cached", problems.len()))
+            }
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ployd: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
