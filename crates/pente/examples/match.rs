@@ -12,9 +12,16 @@
 //! so far, and at least `--min-movetime` ms (`--movetime` fixes it instead). The summary
 //! gives wins, losses, draws, the score with a 95 % interval, the mean time and nodes per
 //! move of each side, and the games' lengths.
+//!
+//! Time is the thread's processor time (read from `/proc/thread-self/schedstat` on Linux;
+//! the wall clock elsewhere, or with `--wall-clock`): on a machine shared with other jobs,
+//! a wall-clock budget would give the time-limited player only the share of the processor
+//! the other jobs leave, and the result would measure the load.
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
+
+use ploy_search::Clock;
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -59,6 +66,45 @@ struct Args {
     /// Print every game's moves.
     #[arg(long)]
     verbose: bool,
+    /// Measure time on the wall clock instead of the thread's processor time.
+    #[arg(long)]
+    wall_clock: bool,
+}
+
+/// The processor time of the calling thread (Linux: `/proc/thread-self/schedstat`, in
+/// nanoseconds), or the wall clock where that cannot be read. On a busy machine a wall
+/// clock gives a time-limited player a share of the processor that depends on the other
+/// jobs; processor time does not.
+#[derive(Clone, Copy, Debug)]
+struct ThreadTime {
+    wall: bool,
+    origin: Instant,
+}
+
+impl ThreadTime {
+    fn new(wall: bool) -> ThreadTime {
+        let wall = wall || ThreadTime::read().is_none();
+        ThreadTime {
+            wall,
+            origin: Instant::now(),
+        }
+    }
+
+    fn read() -> Option<Duration> {
+        let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+        let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+        Some(Duration::from_nanos(ns))
+    }
+}
+
+impl Clock for ThreadTime {
+    fn now(&self) -> Duration {
+        if self.wall {
+            self.origin.elapsed()
+        } else {
+            ThreadTime::read().unwrap_or_else(|| self.origin.elapsed())
+        }
+    }
 }
 
 fn strength(s: &str) -> Result<Strength, String> {
@@ -164,9 +210,10 @@ fn play_match(
         // Even games: A plays White.
         let a_white = game % 2 == 0;
         let seed = mix(args.seed.wrapping_add(u64::from(game)));
+        let clock = ThreadTime::new(args.wall_clock);
         let mut engines = [
-            Engine::new(a.clone()).with_seed(seed),
-            Engine::new(b.clone()).with_seed(seed ^ 1),
+            Engine::new(a.clone()).with_seed(seed).with_clock(clock),
+            Engine::new(b.clone()).with_seed(seed ^ 1).with_clock(clock),
         ];
         let mut pos = Position::from_moves(rules, &open).expect("legal opening");
         let mut line: Vec<String> = open.iter().map(ToString::to_string).collect();
@@ -188,9 +235,9 @@ fn play_match(
                 }
                 Strength::Level(_) => Limits::default(),
             };
-            let t = Instant::now();
+            let t = clock.now();
             let analysis = engines[who].search(&pos, &limits, |_| {});
-            let used = t.elapsed();
+            let used = clock.now().saturating_sub(t);
             tally.time[who] += used;
             tally.moves[who] += 1;
             tally.nodes[who] += analysis.nodes;
