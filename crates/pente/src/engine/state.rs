@@ -20,7 +20,8 @@ pub struct Tuning {
     /// Share of a time budget the threat search may use, in percent.
     pub threat_share: u32,
     /// In quiet positions (no threat to answer) search only this many of the best-ordered
-    /// moves below the root (0: all).
+    /// moves below the root (0: all). The threat search, the answers to threats and
+    /// quiescence are not narrowed.
     pub width: u16,
     /// The same at the root (0: all).
     pub root_width: u16,
@@ -32,8 +33,8 @@ impl Default for Tuning {
             quiescence_captures: true,
             answer_open_threes: true,
             threat_share: 25,
-            width: 0,
-            root_width: 0,
+            width: 8,
+            root_width: 16,
         }
     }
 }
