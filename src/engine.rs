@@ -6,6 +6,10 @@
 //! sides, partnership games with the two teams as the sides, four-player free-for-all games
 //! by the paranoid reduction (the player to move against all the others; see ploy-search's
 //! docs).
+//!
+//! With the `cli` feature (the default) the protocol also plays Pente and Pyloff, chosen
+//! by `setoption name Game value pente|pyloff` (through the `pente` and `pyloff` crates,
+//! which the library without that feature does not depend on).
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
