@@ -122,6 +122,13 @@ impl Engine {
         }
     }
 
+    /// The lines written so far and not read yet.
+    fn waiting(&mut self) -> Vec<String> {
+        let lines: Vec<String> = self.lines.try_iter().collect();
+        self.transcript.extend(lines.iter().cloned());
+        lines
+    }
+
     /// Sends `line`, then `isready`: the lines written before `readyok` (error lines of
     /// a refused command, or nothing).
     fn answer(&mut self, line: &str) -> Vec<String> {
@@ -381,10 +388,21 @@ fn pente_options_budgets_and_refusals() {
         assert!(pos.is_legal(best.parse().unwrap()), "{go}: {best}");
     }
 
+    // A win in one: the threat search proves it and says so.
+    assert!(e.answer("setoption name Size value 9").is_empty());
+    e.send("position startpos moves E5 A9 B5 B9 C5 C9 D5 D9");
+    let (infos, best) = e.go("go depth 4", &["white"]);
+    assert!(["A5", "F5"].contains(&best.as_str()), "{best}");
+    assert!(e.transcript.iter().any(|l| l.contains(" score win 1 ")));
+    assert_eq!(infos.last().map(|i| i.pv[0].clone()), Some(best));
+    e.send(&format!("position fen {fen} moves A9"));
+
     // go infinite answers only after stop.
     e.send("go infinite");
     e.send("isready");
-    assert_eq!(e.next("readyok"), "readyok");
+    // Answered during the search (info lines may come first), and no bestmove yet.
+    let before_stop = e.until("readyok");
+    assert!(!before_stop.iter().any(|l| l.starts_with("bestmove")));
     e.send("stop");
     let lines = e.until("bestmove ");
     let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
@@ -394,7 +412,11 @@ fn pente_options_budgets_and_refusals() {
     assert!(e.answer("setoption name Ponder value true").is_empty());
     e.send("go ponder movetime 200");
     e.send("isready");
-    assert_eq!(e.next("readyok"), "readyok");
+    let before_hit = e.until("readyok");
+    assert!(!before_hit.iter().any(|l| l.starts_with("bestmove")));
+    // Longer than the budget: still no bestmove, the budget starts at ponderhit.
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!e.waiting().iter().any(|l| l.starts_with("bestmove")));
     e.send("ponderhit");
     let lines = e.until("bestmove ");
     let words: Vec<&str> = lines.last().unwrap().split(' ').collect();
