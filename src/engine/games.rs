@@ -180,3 +180,181 @@ pub(super) fn info_text<M: Display>(info: &Info<'_, M>, view: &str) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::{self, Cursor, Write};
+    use std::sync::{Arc, Mutex};
+
+    use rand::rngs::StdRng;
+    use rand::seq::IndexedRandom;
+    use rand::{Rng, SeedableRng};
+
+    /// The output of a protocol run, shared with the test.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().expect("not poisoned").extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Words of every game's commands, good and bad.
+    const WORDS: [&str; 40] = [
+        "K10",
+        "k10",
+        "A1",
+        "T19",
+        "E5",
+        "Z9",
+        "c3",
+        "a1",
+        "e5",
+        "b2",
+        "swap",
+        "pass",
+        "e3-e4-0",
+        "e3-e4",
+        "c3+3",
+        "0",
+        "1",
+        "9",
+        "13",
+        "19",
+        "-1",
+        "true",
+        "false",
+        "ffa",
+        "fen",
+        "startpos",
+        "moves",
+        "value",
+        "name",
+        "depth",
+        "nodes",
+        "wtime",
+        "btime",
+        "time",
+        "searchmoves",
+        "mate",
+        "x",
+        "",
+        "\u{e9}",
+        "99999999999999999999999",
+    ];
+
+    fn random_line(rng: &mut StdRng) -> String {
+        let pick = |rng: &mut StdRng, n: usize| -> String {
+            (0..n)
+                .map(|_| *WORDS.choose(rng).expect("words"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let games = ["ploy", "pente", "pyloff", "PENTE", "chess"];
+        let options = [
+            "Size",
+            "Tournament rule",
+            "Players",
+            "All freedoms",
+            "Cut down",
+            "MultiPV",
+            "Variant",
+            "Rules",
+            "Ponder",
+            "Hash",
+        ];
+        match rng.random_range(0..12) {
+            0 => format!(
+                "setoption name Game value {}",
+                games.choose(rng).expect("games")
+            ),
+            1 | 2 => {
+                let name = options.choose(rng).expect("options");
+                let value = match *name {
+                    "Hash" => "1".to_owned(),
+                    _ => pick(rng, 1),
+                };
+                format!("setoption name {name} value {value}")
+            }
+            3..=5 => {
+                let n = rng.random_range(0..6);
+                format!("position startpos moves {}", pick(rng, n))
+            }
+            6 => format!("position {}", pick(rng, 3)),
+            7 => ["go depth 1", "go nodes 200", "go depth 2 nodes 500"]
+                .choose(rng)
+                .expect("go")
+                .to_string(),
+            8 => format!("go {}", pick(rng, 3)),
+            9 => ["d", "isready", "ucinewgame", "uci", "stop"]
+                .choose(rng)
+                .expect("command")
+                .to_string(),
+            _ => pick(rng, 4),
+        }
+    }
+
+    /// Random sessions across the three games: the engine never panics, exits only at the
+    /// end of the input, and writes only lines of the protocol.
+    #[test]
+    fn random_sessions_across_the_games_keep_to_the_protocol() {
+        let mut rng = StdRng::seed_from_u64(13);
+        // Best moves seen in each game's notation: Ploy's, Pente's, Pyloff's.
+        let mut seen = [0; 3];
+        for _ in 0..4 {
+            let lines: Vec<String> = (0..150).map(|_| random_line(&mut rng)).collect();
+            let input = lines.join("\n") + "\nisready\n";
+            let out = Shared::default();
+            super::super::run_protocol(Cursor::new(input.into_bytes()), out.clone())
+                .expect("reading a buffer");
+            let text = String::from_utf8(out.0.lock().expect("not poisoned").clone())
+                .expect("UTF-8 output");
+            let written: Vec<&str> = text.lines().collect();
+            // The last `isready` was answered (at once if a search was running).
+            assert!(written.contains(&"readyok"), "{text}");
+            for line in &written {
+                assert!(
+                    [
+                        "id ",
+                        "option name ",
+                        "uciok",
+                        "readyok",
+                        "info ",
+                        "bestmove "
+                    ]
+                    .iter()
+                    .any(|p| line.starts_with(p)),
+                    "{line}"
+                );
+                assert!(line.chars().count() <= 330 || line.starts_with("info depth"));
+            }
+            let gos = lines.iter().filter(|l| l.starts_with("go")).count();
+            let bests = written
+                .iter()
+                .filter(|l| l.starts_with("bestmove "))
+                .count();
+            assert!(bests <= gos, "{bests} bestmoves for {gos} go commands");
+            for line in &written {
+                if let Some(mv) = line.strip_prefix("bestmove ") {
+                    let mv = mv.split(' ').next().unwrap_or_default();
+                    if mv.contains('-') {
+                        seen[0] += 1;
+                    } else if mv.starts_with(|c: char| c.is_ascii_uppercase()) {
+                        seen[1] += 1;
+                    } else if mv != "none" {
+                        seen[2] += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            seen.iter().all(|&n| n > 0),
+            "searches in each game: {seen:?}"
+        );
+    }
+}
