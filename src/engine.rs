@@ -308,7 +308,7 @@ struct GoRequest {
 }
 
 /// One game the protocol can play: Ploy, and with the `cli` feature Pente and Pyloff
-/// (chosen through the `Game` option, see [`games`]). Everything else (the threads, `go`,
+/// (chosen through the `Game` option; see the `games` module). Everything else (the threads, `go`,
 /// `stop`, `ponderhit`, `isready`, the input) is common.
 trait ProtocolGame: Send {
     /// The game's name, as the `Game` option writes it.
@@ -1022,8 +1022,9 @@ impl Session {
                             Some(l) if letters.contains(&l) => l == mover,
                             Some(_) if letters.is_empty() => {
                                 return Err(format!(
-                                    "`go {}`: this game has no clock letters; give the \
-                                     mover's clock as `time` and `inc`",
+                                    "`go {}`: the players of this game have no clock \
+                                     letters; give the clock of the player to move as \
+                                     `time` and `inc`",
                                     excerpt(word, QUOTE)
                                 ));
                             }
