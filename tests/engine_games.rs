@@ -627,6 +627,22 @@ fn pyloff_options_budgets_and_refusals() {
     let lines = e.until("bestmove ");
     let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
     assert!(game.position().is_legal(best.parse().unwrap()), "{best}");
+
+    // Pondering: no bestmove before ponderhit, then a legal move and reply.
+    assert!(e.answer("setoption name Ponder value true").is_empty());
+    e.send("go ponder depth 3");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!e.waiting().iter().any(|l| l.starts_with("bestmove")));
+    e.send("ponderhit");
+    let lines = e.until("bestmove ");
+    let words: Vec<&str> = lines.last().unwrap().split(' ').collect();
+    let mv: pyloff::Move = words[1].parse().unwrap();
+    assert!(game.position().is_legal(mv), "{words:?}");
+    if let ["bestmove", _, "ponder", reply] = words[..] {
+        let mut after = game.position().clone();
+        after.play(mv).unwrap();
+        assert!(after.is_legal(reply.parse().unwrap()), "{words:?}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------
