@@ -363,6 +363,23 @@ mod tests {
         assert_eq!(json["stones"].as_array().unwrap().len(), 3);
         assert_eq!(json["turn"], "black");
         assert!(PenteType.render_text(&g).contains("captured F5 G5"));
+        // The example of docs/server.md.
+        assert_eq!(
+            json,
+            json!({
+                "size": 9,
+                "tournament_rule": true,
+                "columns": ["A", "B", "C", "D", "E", "F", "G", "H", "J"],
+                "turn": "black",
+                "stones": [{"point": "B2", "col": 1, "row": 1, "colour": "white"},
+                           {"point": "E5", "col": 4, "row": 4, "colour": "white"},
+                           {"point": "H5", "col": 7, "row": 4, "colour": "white"}],
+                "captures": {"white": 2, "black": 0},
+                "last_move": {"move": "H5", "colour": "white", "captured": ["F5", "G5"]},
+                "winning_line": [],
+                "position": "9/9/9/9/4w2w1/9/9/1w7/9 b 2 0 t"
+            })
+        );
     }
 
     #[test]

@@ -333,6 +333,16 @@ impl GameType for PyloffType {
                 Some(v)
             })
             .collect();
+        // Where each legal placement goes: its cell's lowest empty point.
+        let targets: Vec<serde_json::Value> = if ended(game) {
+            Vec::new()
+        } else {
+            pos.legal_moves()
+                .iter()
+                .filter_map(|mv| pos.lowest_empty(mv.cell()?))
+                .map(point_json)
+                .collect()
+        };
         json!({
             "size": options.size(),
             "players": options.players(),
@@ -345,6 +355,7 @@ impl GameType for PyloffType {
             "move_cap": options.move_cap(),
             "scores": pos.scores(),
             "pieces": pieces,
+            "targets": targets,
             "last_move": last_move(game).map(|(player, mv, emptied)| json!({
                 "move": mv.to_string(),
                 "player": player.number(),
@@ -433,6 +444,34 @@ mod tests {
         assert_eq!(json["pieces"][0]["cell"], "c3");
         assert_eq!(json["scores"], json!([0, 1]));
         assert_eq!(json["move_cap"], 4 * 14);
+        assert_eq!(json["targets"].as_array().unwrap().len(), 8);
+        assert_eq!(
+            json["targets"][0],
+            json!({"cell": "a1", "level": 0, "i": 0, "j": 0})
+        );
+        // The example of docs/server.md (its `targets` shortened there).
+        let mut shown = json.clone();
+        shown["targets"] = json!([json["targets"][0], "..."]);
+        assert_eq!(
+            shown,
+            json!({
+                "size": 3,
+                "players": 2,
+                "rules": "default",
+                "symbols": ["x", "o"],
+                "status": "place",
+                "player_to_move": 1,
+                "swap_allowed": false,
+                "moves_made": 2,
+                "move_cap": 56,
+                "scores": [0, 1],
+                "pieces": [{"cell": "c3", "level": 0, "i": 1, "j": 1, "player": 2, "seat": 1,
+                            "buried": false}],
+                "targets": [{"cell": "a1", "level": 0, "i": 0, "j": 0}, "..."],
+                "last_move": {"move": "swap", "player": 2, "captured": []},
+                "position": ".../.o./...:../..:. 2 default 1 2"
+            })
+        );
     }
 
     /// Plays the first legal move until the end, the server's way (forced passes played).
