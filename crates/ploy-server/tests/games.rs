@@ -566,3 +566,120 @@ fn pente_and_pyloff_through_the_command_language() {
         String::from_utf8_lossy(&check.stdout)
     );
 }
+
+/// Each game's acknowledged moves, the latencies, and when the moves began and ended.
+type ClientResult = (Vec<(i64, Vec<String>)>, Vec<Duration>, (Instant, Instant));
+
+/// One client of the load figure: its two users play `games` games of `game` against each
+/// other, one move a game in turn, `moves` moves each (or to the end), with session cookies;
+/// each move is chosen from the `legal` list of the previous answer. Returns each game's
+/// acknowledged moves, the latencies, and when its moves began and ended.
+fn load_client(
+    addr: SocketAddr,
+    n: usize,
+    game: &'static str,
+    options: &Value,
+    games: usize,
+    moves: usize,
+) -> ClientResult {
+    let users = [format!("{game}{n}a"), format!("{game}{n}b")];
+    for u in &users {
+        signup(addr, u, "pw");
+    }
+    let cookies = [
+        common::login(addr, &users[0], "pw"),
+        common::login(addr, &users[1], "pw"),
+    ];
+    let mut rng = Rng(n as u64 + 1);
+    let mut boards: Vec<(i64, Value, Vec<String>)> = (0..games)
+        .map(|_| {
+            let r = common::request(
+                addr,
+                "POST",
+                "/api/games",
+                Some(&json!({"game": game, "options": options, "players": users})),
+                Some(&cookies[0]),
+            )
+            .unwrap();
+            assert_eq!(r.status, 201, "{}", r.text());
+            let s = r.json();
+            (s["id"].as_i64().unwrap(), s, Vec::new())
+        })
+        .collect();
+    let mut latencies = Vec::new();
+    let first = Instant::now();
+    for _ in 0..moves {
+        for (id, s, log) in &mut boards {
+            if s["status"] != "active" {
+                continue;
+            }
+            let legal = texts(s, "legal");
+            let mv = legal[rng.below(legal.len())].clone();
+            let seat = s["to_move_seat"].as_u64().unwrap() as usize;
+            let t = Instant::now();
+            let r = common::request(
+                addr,
+                "POST",
+                &format!("/api/games/{id}/moves"),
+                Some(&json!({"move": mv, "ply": s["ply"]})),
+                Some(&cookies[seat]),
+            )
+            .unwrap();
+            latencies.push(t.elapsed());
+            assert_eq!(r.status, 200, "{}", r.text());
+            *s = r.json();
+            *log = texts(s, "moves");
+        }
+    }
+    (
+        boards.into_iter().map(|(id, _, log)| (id, log)).collect(),
+        latencies,
+        (first, Instant::now()),
+    )
+}
+
+/// The load figure of each game: 8 clients, 200 games, 30 moves a game (Pente on 19x19,
+/// Pyloff on size 6), session cookies:
+///
+/// ```text
+/// cargo test --release -p ploy-server --test games -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore = "a measurement; run with --ignored --nocapture in release mode"]
+fn load_figure_per_game() {
+    for (game, options) in [("pente", json!([])), ("pyloff", json!([]))] {
+        let dir = temp_dir(&format!("games-load-{game}"));
+        let server = Server::start(&dir.join("db"), &[]);
+        let addr = server.addr;
+        let handles: Vec<_> = (0..8)
+            .map(|n| {
+                let options = options.clone();
+                std::thread::spawn(move || load_client(addr, n, game, &options, 25, 30))
+            })
+            .collect();
+        let results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        let start = results.iter().map(|r| r.2.0).min().unwrap();
+        let end = results.iter().map(|r| r.2.1).max().unwrap();
+        let seconds = (end - start).as_secs_f64();
+        let mut latencies = Vec::new();
+        let mut total = 0;
+        for (boards, lat, _) in results {
+            latencies.extend(lat);
+            for (id, log) in boards {
+                assert_eq!(texts(&state(addr, id), "moves"), log, "board {id}");
+                total += log.len();
+            }
+        }
+        latencies.sort();
+        let at = |p: f64| latencies[((latencies.len() - 1) as f64 * p).round() as usize];
+        println!(
+            "{game}: {} moves ({} requests) in {seconds:.1} s = {:.0} requests/s; latency p50 \
+             {:.1} ms, p95 {:.1} ms",
+            total,
+            latencies.len(),
+            latencies.len() as f64 / seconds,
+            at(0.5).as_secs_f64() * 1000.0,
+            at(0.95).as_secs_f64() * 1000.0
+        );
+    }
+}
