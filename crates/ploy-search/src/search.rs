@@ -158,35 +158,6 @@ pub struct Info<'a, M> {
     pub table_fill: u32,
 }
 
-impl<'a, M> Info<'a, M> {
-    /// A report of one line found outside [`Searcher`] (a game's own solver, for example),
-    /// for the observers of a search: one line, no view named, the two-sided share of
-    /// `score`, nodes per second from `nodes` and `time`, no table use.
-    #[must_use]
-    pub fn new(
-        depth: u32,
-        score: Score,
-        best_move: Option<M>,
-        pv: &'a [M],
-        nodes: u64,
-        time: Duration,
-    ) -> Info<'a, M> {
-        Info {
-            depth,
-            score,
-            view: None,
-            share: crate::share::two_sided_share(score),
-            multipv: None,
-            best_move,
-            pv,
-            nodes,
-            nps: nps(nodes, time),
-            time,
-            table_fill: 0,
-        }
-    }
-}
-
 /// What a search looks at beyond its budget ([`Searcher::search_with`]): which root moves,
 /// how many best lines, a search for a forced win, pondering. The default is a plain
 /// search: every root move, one line.

@@ -291,14 +291,7 @@ impl Engine {
             if let Some((mv, plies)) = found {
                 let pv = [mv];
                 let time = start.elapsed();
-                observer(&Info::new(
-                    plies,
-                    Score::win_in(plies),
-                    Some(mv),
-                    &pv,
-                    nodes,
-                    time,
-                ));
+                observer(&Info::new(plies, Score::win_in(plies), &pv, nodes, time));
                 return Analysis {
                     best_move: Some(mv),
                     score: Score::win_in(plies),
