@@ -263,9 +263,7 @@ impl Engine {
     }
 
     /// Searches `pos` within `limits` and returns the move to play. `observer` sees every
-    /// completed iteration of the main search (a win the threat search proves ends the
-    /// search before the main search starts: it shows only in the answer, with
-    /// [`Analysis::by_threats`] set).
+    /// completed iteration of the main search, or the threat search's proven win.
     ///
     /// At full strength the threat search runs first, with at most a quarter of the
     /// budget; a win it proves is answered at once. A level of the ladder ignores every
@@ -314,6 +312,9 @@ impl Engine {
             let found = ts.solve(&g, 12);
             nodes = ts.nodes;
             if let Some((mv, plies)) = found {
+                let pv = [mv];
+                let time = self.clock.now().saturating_sub(start);
+                observer(&Info::new(plies, Score::win_in(plies), &pv, nodes, time));
                 return Analysis {
                     best_move: Some(mv),
                     score: Score::win_in(plies),
