@@ -47,7 +47,7 @@ struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Self-play games to play.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, default_value_t = 2000)]
     games: u32,
     /// Nodes a move in the self-play games.
     #[arg(long, default_value_t = 3000)]
@@ -62,7 +62,7 @@ struct Args {
     #[arg(short = 'j', long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     threads: u32,
     /// Iterations of the fit.
-    #[arg(long, default_value_t = 3000)]
+    #[arg(long, default_value_t = 4000)]
     iterations: u32,
     /// Also write the positions' results and coefficients to this file.
     #[arg(long)]
