@@ -199,6 +199,7 @@
 mod engine;
 mod eval;
 mod game;
+mod info;
 mod limits;
 mod paranoid;
 mod ploy;
