@@ -1123,9 +1123,9 @@ impl Position {
     /// least two other players are.
     #[must_use]
     pub fn without_player(&self, seat: Seat) -> Option<Position> {
-        let in_play = self.state.in_play;
+        let in_play = self.state.in_play();
         if self.variant != Variant::FreeForAll
-            || self.state.outcome.is_some()
+            || self.state.outcome().is_some()
             || !in_play.contains(seat)
             || in_play.without(seat).count() < 2
         {
