@@ -7,7 +7,8 @@
 // definition here.
 #![doc = "[rules]: crate::docs::rules\n[notation]: crate::docs::notation\n\
           [protocol]: crate::docs::protocol\n[speed]: crate::docs::speed\n\
-          [server]: crate::docs::server\n[pyloff]: crate::docs::pyloff\n[readme]: crate"]
+          [server]: crate::docs::server\n[pyloff]: crate::docs::pyloff\n\
+          [pente]: crate::docs::pente\n[readme]: crate"]
 #![doc = include_str!("../docs/README.md")]
 
 pub mod rules {
@@ -23,7 +24,7 @@ pub mod notation {
 
 pub mod protocol {
     #![doc = "[rules]: crate::docs::rules\n[notation]: crate::docs::notation\n\
-              [index]: crate::docs"]
+              [index]: crate::docs\n[pente]: crate::docs::pente\n[pyloff]: crate::docs::pyloff"]
     #![doc = include_str!("../docs/PROTOCOL.md")]
 }
 
@@ -33,10 +34,15 @@ pub mod speed {
 }
 
 pub mod server {
-    #![doc = "[rules]: crate::docs::rules\n[index]: crate::docs"]
+    #![doc = "[rules]: crate::docs::rules\n[index]: crate::docs\n\
+              [pente]: crate::docs::pente\n[pyloff]: crate::docs::pyloff"]
     #![doc = include_str!("../docs/server.md")]
 }
 
 pub mod pyloff {
     #![doc = include_str!("../docs/pyloff.md")]
+}
+
+pub mod pente {
+    #![doc = include_str!("../docs/pente.md")]
 }
