@@ -1,0 +1,701 @@
+//! The browser page in a real headless Chromium, against a real `ployd serve` on a loopback
+//! port with a real database file: sign-up, challenges, whole games against the bot played
+//! by clicking, reloads, live updates, keyboard play and screenshots (into
+//! `target/page-screenshots/`).
+//!
+//! Without Chromium the tests print a notice and pass; with `CI=true` they fail instead.
+//! The tests share one lock, so only one browser runs at a time.
+
+mod cdp;
+mod common;
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use cdp::{Browser, browser_or_skip};
+use common::{Rng, Server, post, signup, temp_dir};
+use serde_json::{Value, json};
+
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+const WAIT: Duration = Duration::from_secs(20);
+
+fn screenshots() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the target directory")
+        .join("page-screenshots")
+}
+
+fn base(server: &Server) -> String {
+    format!("http://{}", server.addr)
+}
+
+/// Signs up through the form; leaves the page on the game list.
+fn sign_up(b: &mut Browser, url: &str, user: &str, password: &str) {
+    b.navigate(&format!("{url}/")).unwrap();
+    b.wait_for("!document.getElementById('signin').hidden", WAIT)
+        .unwrap();
+    b.click("#userid").unwrap();
+    b.type_text(user).unwrap();
+    b.click("#password").unwrap();
+    b.type_text(password).unwrap();
+    b.click("#signup-button").unwrap();
+    b.wait_for("!document.getElementById('lobby').hidden", WAIT)
+        .unwrap();
+    let who = b
+        .eval("document.getElementById('who-name').textContent")
+        .unwrap();
+    assert_eq!(who, json!(format!("Signed in as {user}")));
+    // The page keeps no password anywhere.
+    let kept = b
+        .eval(&format!(
+            "JSON.stringify(localStorage).includes({p:?}) || JSON.stringify(sessionStorage).includes({p:?}) \
+             || document.cookie.includes({p:?}) || document.getElementById('password').value !== ''",
+            p = password
+        ))
+        .unwrap();
+    assert_eq!(kept, json!(false));
+}
+
+/// Fills the new-game form: `options` as (option name, value) for selects and numbers, or
+/// (flag name, "") for checkboxes; `seats` as "me", "bot" or a userid. Returns the board.
+fn new_game(b: &mut Browser, game: &str, options: &[(&str, &str)], seats: &[&str]) -> i64 {
+    b.click("#nav-new").unwrap();
+    b.wait_for(
+        "!document.getElementById('new').hidden && document.querySelectorAll('#new-seat-fields .seat-row').length > 0",
+        WAIT,
+    )
+    .unwrap();
+    b.eval(&format!(
+        "(() => {{ const s = document.getElementById('new-game'); s.value = {game:?};
+           s.dispatchEvent(new Event('change')); return true; }})()"
+    ))
+    .unwrap();
+    for (name, value) in options {
+        b.eval(&format!(
+            "(() => {{ const e = document.getElementById('opt-' + {name:?});
+               if (e.type === 'checkbox') e.checked = true; else e.value = {value:?};
+               e.dispatchEvent(new Event('change')); return true; }})()"
+        ))
+        .unwrap();
+    }
+    let n = seats.len();
+    b.wait_for(
+        &format!("document.querySelectorAll('#new-seat-fields .seat-row').length === {n}"),
+        WAIT,
+    )
+    .unwrap();
+    for (i, who) in seats.iter().enumerate() {
+        let (choice, name) = match *who {
+            "me" => ("me", ""),
+            "bot" => ("bot", ""),
+            user => ("player", user),
+        };
+        b.eval(&format!(
+            "(() => {{ const s = document.getElementById('seat-{i}'); s.value = {choice:?};
+               s.dispatchEvent(new Event('change'));
+               document.getElementById('seat-user-{i}').value = {name:?}; return true; }})()"
+        ))
+        .unwrap();
+    }
+    b.click("#new-submit").unwrap();
+    let id = b
+        .wait_for(
+            "location.hash.startsWith('#game/') && window.ployd.latest() && window.ployd.latest().id",
+            WAIT,
+        )
+        .unwrap();
+    id.as_i64().unwrap()
+}
+
+fn latest(b: &mut Browser) -> Value {
+    b.eval("window.ployd.latest()").unwrap()
+}
+
+/// Waits until the game is over or it is the page user's turn and the board takes moves.
+fn wait_turn_or_end(b: &mut Browser) -> Value {
+    b.wait_for(
+        "(() => { const v = window.ployd.latest(); if (!v) return false;
+           if (v.status !== 'active') return true;
+           const g = window.ployd.state().game;
+           return g.shown === v && !g.busy && v.to_move === window.ployd.state().me; })()",
+        Duration::from_secs(60),
+    )
+    .unwrap();
+    latest(b)
+}
+
+/// A move that ends games: a capture of a commander, else (mostly) a capture, else any.
+fn choose(view: &Value, rng: &mut Rng) -> String {
+    let legal: Vec<&str> = view["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(!legal.is_empty());
+    let pieces = view["position"]["pieces"].as_array().unwrap();
+    let at = |sq: &str| pieces.iter().find(|p| p["square"] == sq);
+    let parts = |m: &str| -> (String, String) {
+        let v: Vec<&str> = m.split('-').collect();
+        (v[0].to_owned(), v[1].to_owned())
+    };
+    let captures: Vec<&str> = legal
+        .iter()
+        .copied()
+        .filter(|m| {
+            let (f, t) = parts(m);
+            f != t && at(&t).is_some()
+        })
+        .collect();
+    if let Some(m) = captures.iter().find(|m| {
+        let (_, t) = parts(m);
+        at(&t).is_some_and(|p| p["kind"] == "commander")
+    }) {
+        return (*m).to_owned();
+    }
+    if !captures.is_empty() && rng.below(5) != 0 {
+        return captures[rng.below(captures.len())].to_owned();
+    }
+    // Motion moves more often than turns, so that the armies meet.
+    let motions: Vec<&str> = legal
+        .iter()
+        .copied()
+        .filter(|m| {
+            let (f, t) = parts(m);
+            f != t
+        })
+        .collect();
+    if !motions.is_empty() && rng.below(4) != 0 {
+        return motions[rng.below(motions.len())].to_owned();
+    }
+    legal[rng.below(legal.len())].to_owned()
+}
+
+/// Plays `mv` by clicking: the piece, then the destination (and a turn button when the move
+/// needs one). Checks the marked destinations against the legal moves.
+fn click_move(b: &mut Browser, view: &Value, mv: &str) {
+    let parts: Vec<&str> = mv.split('-').collect();
+    let (from, to) = (parts[0], parts[1]);
+    let before = view["moves_played"].as_u64().unwrap();
+    b.click(&format!("[data-square={from}]")).unwrap();
+    b.wait_for(
+        &format!("document.querySelector('.layer-marks .selected') !== null && window.ployd.state().game.board.selected === {from:?}"),
+        WAIT,
+    )
+    .unwrap();
+    // The marked squares are exactly the destinations of the legal moves from there.
+    let mut want: Vec<String> = view["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| {
+            let p: Vec<&str> = m.as_str().unwrap().split('-').collect();
+            (p[0] == from && p[1] != from).then(|| p[1].to_owned())
+        })
+        .collect();
+    want.sort();
+    want.dedup();
+    let shown = b
+        .eval("[...document.querySelectorAll('[data-target]')].map(e => e.getAttribute('data-target')).sort()")
+        .unwrap();
+    assert_eq!(shown, json!(want), "marked destinations from {from}");
+    let same_dest = view["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| {
+            let p: Vec<&str> = m.as_str().unwrap().split('-').collect();
+            p[0] == from && p[1] == to
+        })
+        .count();
+    if from != to {
+        b.click(&format!("[data-square={to}]")).unwrap();
+    }
+    if from == to || same_dest > 1 {
+        b.wait_for(
+            &format!("document.querySelector('#choices [data-move=\"{mv}\"]') !== null"),
+            WAIT,
+        )
+        .unwrap();
+        b.click(&format!("#choices [data-move=\"{mv}\"]")).unwrap();
+    }
+    b.wait_for(
+        &format!("window.ployd.latest().moves_played > {before}"),
+        WAIT,
+    )
+    .unwrap();
+    let played = b
+        .eval(&format!("window.ployd.latest().moves[{before}]"))
+        .unwrap();
+    assert_eq!(played, json!(mv));
+}
+
+/// Plays the page user's moves by clicking until the rules end the game; returns the final
+/// state. At most `max_moves` of the user's moves.
+fn play_to_the_end(b: &mut Browser, seed: u64, max_moves: usize) -> Value {
+    let mut rng = Rng(seed);
+    for _ in 0..max_moves {
+        let view = wait_turn_or_end(b);
+        if view["status"] != "active" {
+            return view;
+        }
+        let mv = choose(&view, &mut rng);
+        click_move(b, &view, &mv);
+    }
+    let view = wait_turn_or_end(b);
+    assert_eq!(view["status"], "over", "the game did not end");
+    view
+}
+
+/// The board is wholly in the viewport and the page does not scroll sideways.
+fn assert_fits(b: &mut Browser, what: &str) {
+    b.eval("window.scrollTo(0, 0); true").unwrap();
+    let v = b
+        .eval(
+            "(() => { const r = document.querySelector('#board svg, #board pre').getBoundingClientRect();
+               return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                       width: innerWidth, height: innerHeight,
+                       scroll: document.documentElement.scrollWidth}; })()",
+        )
+        .unwrap();
+    let f = |k: &str| v[k].as_f64().unwrap();
+    assert!(
+        f("scroll") <= f("width"),
+        "{what}: the page scrolls sideways: {v}"
+    );
+    assert!(
+        f("left") >= 0.0
+            && f("right") <= f("width")
+            && f("top") >= 0.0
+            && f("bottom") <= f("height"),
+        "{what}: the board is not wholly visible: {v}"
+    );
+}
+
+fn shoot(b: &mut Browser, name: &str) {
+    for (w, h, mobile) in [(1280, 800, false), (390, 844, true)] {
+        b.viewport(w, h, mobile).unwrap();
+        std::thread::sleep(Duration::from_millis(150));
+        if name.starts_with("ploy") {
+            assert_fits(b, &format!("{name} at {w}x{h}"));
+        }
+        b.screenshot(&screenshots().join(format!("{name}-{w}x{h}.png")))
+            .unwrap();
+    }
+    b.viewport(1280, 800, false).unwrap();
+}
+
+#[test]
+fn two_players_against_the_bot_by_clicking() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(mut b) = browser_or_skip("two_players_against_the_bot_by_clicking") else {
+        return;
+    };
+    let dir = temp_dir("page-2p");
+    let server = Server::start(&dir.join("db"), &[]);
+    let url = base(&server);
+    sign_up(&mut b, &url, "alice", "s3cret");
+    shoot(&mut b, "lobby-empty");
+    b.click("#nav-new").unwrap();
+    b.wait_for(
+        "document.querySelectorAll('#new-seat-fields .seat-row').length === 2",
+        WAIT,
+    )
+    .unwrap();
+    shoot(&mut b, "new-game");
+    let id = new_game(&mut b, "ploy", &[], &["me", "bot"]);
+    shoot(&mut b, "ploy-2p-start");
+    let end = play_to_the_end(&mut b, 11, 150);
+    let result = end["result"].as_str().unwrap().to_owned();
+    assert!(!result.is_empty());
+    let status = b
+        .wait_for(
+            "document.getElementById('game-status').textContent.startsWith('Game over')",
+            WAIT,
+        )
+        .unwrap();
+    assert_eq!(status, json!(true));
+    shoot(&mut b, "ploy-2p-over");
+    // Reload: the same game, as it was.
+    let moves = end["moves"].clone();
+    b.reload().unwrap();
+    b.wait_for(
+        "window.ployd.latest() && window.ployd.latest().status === 'over'",
+        WAIT,
+    )
+    .unwrap();
+    assert_eq!(latest(&mut b)["moves"], moves);
+    assert_eq!(latest(&mut b)["id"], json!(id));
+    let text = b
+        .eval("document.getElementById('game-status').textContent")
+        .unwrap();
+    assert!(
+        text.as_str().unwrap().contains(&result.replace('_', " ")),
+        "{text}"
+    );
+    drop(server);
+}
+
+/// Where a square is on the screen, in board squares (the board may be turned).
+fn square_xy(b: &mut Browser, sq: &str) -> (i64, i64) {
+    let v = b
+        .eval(&format!("window.ployd.state().game.board.xy({sq:?})"))
+        .unwrap();
+    (
+        v[0].as_f64().unwrap() as i64 / 100,
+        v[1].as_f64().unwrap() as i64 / 100,
+    )
+}
+
+/// Moves the board's cursor to `sq` with the arrow keys.
+fn cursor_to(b: &mut Browser, sq: &str) {
+    let cur = b
+        .eval("window.ployd.state().game.board.cursor")
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (x0, y0) = square_xy(b, &cur);
+    let (x1, y1) = square_xy(b, sq);
+    let (h, v) = (x1 - x0, y1 - y0);
+    for _ in 0..h.abs() {
+        b.key(if h > 0 { "ArrowRight" } else { "ArrowLeft" })
+            .unwrap();
+    }
+    for _ in 0..v.abs() {
+        b.key(if v > 0 { "ArrowDown" } else { "ArrowUp" }).unwrap();
+    }
+    let now = b.eval("window.ployd.state().game.board.cursor").unwrap();
+    assert_eq!(now, json!(sq));
+}
+
+/// Plays one move with the keyboard alone: Tab to the board, arrows, Enter (and Tab and
+/// Enter to a turn button when the move is a turn). `kind` picks the move: "motion",
+/// "turn" or "shield" (a shield's move and turn).
+fn keyboard_move(b: &mut Browser, kind: &str) {
+    let view = wait_turn_or_end(b);
+    assert_eq!(view["status"], "active");
+    let before = view["moves_played"].as_u64().unwrap();
+    let legal: Vec<String> = view["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect();
+    let split = |m: &str| -> (String, String, String) {
+        let p: Vec<&str> = m.split('-').collect();
+        (p[0].to_owned(), p[1].to_owned(), p[2].to_owned())
+    };
+    let count = |from: &str, to: &str| {
+        legal
+            .iter()
+            .filter(|m| {
+                let (f, t, _) = split(m);
+                f == from && t == to
+            })
+            .count()
+    };
+    let mv = legal
+        .iter()
+        .find(|m| {
+            let (f, t, r) = split(m);
+            match kind {
+                "motion" => f != t && count(&f, &t) == 1,
+                "turn" => f == t,
+                _ => f != t && count(&f, &t) > 1 && r != "0",
+            }
+        })
+        .unwrap_or_else(|| panic!("no {kind} move in {legal:?}"))
+        .clone();
+    let (from, to, _) = split(&mv);
+    // Tab from the top of the page to the board.
+    b.eval("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); true")
+        .unwrap();
+    let mut focused = false;
+    for _ in 0..40 {
+        b.key("Tab").unwrap();
+        if b.eval("document.activeElement === document.querySelector('#board svg')")
+            .unwrap()
+            == json!(true)
+        {
+            focused = true;
+            break;
+        }
+    }
+    assert!(focused, "Tab never reaches the board");
+    cursor_to(b, &from);
+    b.key("Enter").unwrap();
+    b.wait_for(
+        &format!("window.ployd.state().game.board.selected === {from:?}"),
+        WAIT,
+    )
+    .unwrap();
+    match kind {
+        "motion" => {
+            cursor_to(b, &to);
+            b.key("Enter").unwrap();
+        }
+        "turn" => {
+            // Tab from the board to the turn buttons, to the one for this move.
+            let mut found = false;
+            for _ in 0..12 {
+                b.key("Tab").unwrap();
+                if b.eval(&format!(
+                    "document.activeElement && document.activeElement.getAttribute('data-move') === {mv:?}"
+                ))
+                .unwrap()
+                    == json!(true)
+                {
+                    found = true;
+                    break;
+                }
+            }
+            assert!(found, "Tab never reaches the turn button of {mv}");
+            b.key("Enter").unwrap();
+        }
+        _ => {
+            cursor_to(b, &to);
+            b.key("Enter").unwrap();
+            // The focus moves to the first way to point; Tab on to the one wanted.
+            let mut found = false;
+            for _ in 0..10 {
+                if b.eval(&format!(
+                    "document.activeElement && document.activeElement.getAttribute('data-move') === {mv:?}"
+                ))
+                .unwrap()
+                    == json!(true)
+                {
+                    found = true;
+                    break;
+                }
+                b.key("Tab").unwrap();
+            }
+            assert!(found, "the turn buttons never offer {mv}");
+            b.key(" ").unwrap();
+        }
+    }
+    b.wait_for(
+        &format!("window.ployd.latest().moves_played > {before}"),
+        WAIT,
+    )
+    .unwrap();
+    assert_eq!(
+        b.eval(&format!("window.ployd.latest().moves[{before}]"))
+            .unwrap(),
+        json!(mv)
+    );
+}
+
+/// Clicks that are not moves are explained on the page and not sent.
+fn illegal_clicks_are_explained(b: &mut Browser) {
+    let view = wait_turn_or_end(b);
+    let before = view["moves_played"].clone();
+    let pieces = view["position"]["pieces"].as_array().unwrap().clone();
+    let mover = view["position"]["mover"].as_str().unwrap().to_owned();
+    let enemy = pieces
+        .iter()
+        .find(|p| view["position"]["controllers"][p["colour"].as_str().unwrap()] != mover.as_str())
+        .unwrap();
+    let sq = enemy["square"].as_str().unwrap();
+    b.click(&format!("[data-square={sq}]")).unwrap();
+    let text = b
+        .eval("document.getElementById('explain').textContent")
+        .unwrap();
+    assert!(
+        text.as_str().unwrap().contains("you move"),
+        "clicking {sq}: {text}"
+    );
+    // An empty square.
+    b.click("[data-square=e5]").unwrap();
+    let text = b
+        .eval("document.getElementById('explain').textContent")
+        .unwrap();
+    assert!(text.as_str().unwrap().contains("e5 is empty"), "{text}");
+    // A commander cannot go three squares.
+    let own = pieces
+        .iter()
+        .find(|p| p["colour"] == mover.as_str() && p["kind"] == "commander")
+        .unwrap();
+    let from = own["square"].as_str().unwrap();
+    b.click(&format!("[data-square={from}]")).unwrap();
+    b.click("[data-square=e5]").unwrap();
+    let text = b
+        .eval("document.getElementById('explain').textContent")
+        .unwrap();
+    let t = text.as_str().unwrap();
+    assert!(
+        t.contains("commander") && (t.contains("at most 1 square") || t.contains("no flag")),
+        "{t}"
+    );
+    // Escape lets go of the piece; a click on it picks it again, a second lets go.
+    b.key("Escape").unwrap();
+    assert_eq!(
+        b.eval("window.ployd.state().game.board.selected").unwrap(),
+        Value::Null
+    );
+    b.click(&format!("[data-square={from}]")).unwrap();
+    b.click(&format!("[data-square={from}]")).unwrap();
+    assert_eq!(
+        b.eval("window.ployd.state().game.board.selected").unwrap(),
+        Value::Null
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        latest(b)["moves_played"],
+        before,
+        "an illegal click was sent"
+    );
+}
+
+#[test]
+fn four_players_with_bot_seats_by_clicking() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(mut b) = browser_or_skip("four_players_with_bot_seats_by_clicking") else {
+        return;
+    };
+    let dir = temp_dir("page-4p");
+    let server = Server::start(&dir.join("db"), &[]);
+    let url = base(&server);
+    sign_up(&mut b, &url, "carol", "pw-carol");
+    // Free-for-all: three bots; a short no-capture limit so that the bots finish quickly
+    // once carol is out.
+    let id = new_game(
+        &mut b,
+        "ploy",
+        &[("variant", "ffa"), ("no_capture_limit", "30")],
+        &["me", "bot", "bot", "bot"],
+    );
+    assert_eq!(
+        latest(&mut b)["players"],
+        json!(["carol", "bot", "bot", "bot"])
+    );
+    assert_eq!(
+        latest(&mut b)["options"],
+        json!(["-variant=ffa", "-no_capture_limit=30"])
+    );
+    illegal_clicks_are_explained(&mut b);
+    keyboard_move(&mut b, "turn");
+    shoot(&mut b, "ploy-ffa");
+    let end = play_to_the_end(&mut b, 5, 200);
+    assert_eq!(end["status"], "over");
+    shoot(&mut b, "ploy-ffa-over");
+    b.reload().unwrap();
+    b.wait_for(
+        "window.ployd.latest() && window.ployd.latest().status === 'over'",
+        WAIT,
+    )
+    .unwrap();
+    assert_eq!(latest(&mut b)["moves"], end["moves"]);
+    assert_eq!(latest(&mut b)["id"], json!(id));
+
+    // Partnership, carol and a bot against two bots: one move with the keyboard (a shield
+    // that moves and turns), the rest by clicking.
+    let pid = new_game(
+        &mut b,
+        "ploy",
+        &[("variant", "partnership"), ("no_capture_limit", "30")],
+        &["me", "bot", "bot", "bot"],
+    );
+    assert_ne!(pid, id);
+    keyboard_move(&mut b, "shield");
+    shoot(&mut b, "ploy-partnership");
+    let end = play_to_the_end(&mut b, 9, 200);
+    assert_eq!(end["status"], "over");
+}
+
+#[test]
+fn a_move_from_another_client_appears_live() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(mut b) = browser_or_skip("a_move_from_another_client_appears_live") else {
+        return;
+    };
+    let dir = temp_dir("page-live");
+    let server = Server::start(&dir.join("db"), &[]);
+    let url = base(&server);
+    signup(server.addr, "bob", "hunter2");
+    sign_up(&mut b, &url, "alice", "s3cret");
+    let id = new_game(&mut b, "ploy", &[], &["me", "bob"]);
+    // alice moves with the keyboard, bob through the API; the page shows bob's move.
+    keyboard_move(&mut b, "motion");
+    b.wait_for(
+        "document.getElementById('game-status').textContent.includes('bob (Red) to move')",
+        WAIT,
+    )
+    .unwrap();
+    let state = common::get(server.addr, &format!("/api/games/{id}")).json();
+    let legal = state["legal"].as_array().unwrap();
+    let mv = legal[legal.len() / 2].as_str().unwrap().to_owned();
+    let start = Instant::now();
+    let r = post(
+        server.addr,
+        &format!("/api/games/{id}/moves"),
+        &json!({"userid": "bob", "password": "hunter2", "move": mv, "ply": 1}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    b.wait_for(
+        "document.querySelectorAll('#moves li').length === 2 \
+         && document.getElementById('game-status').textContent.startsWith('Your move')",
+        Duration::from_secs(2),
+    )
+    .unwrap();
+    let seen = start.elapsed();
+    assert!(seen < Duration::from_secs(2), "{seen:?}");
+    eprintln!("bob's move was on alice's page {seen:?} after it was posted");
+    let shown = b
+        .eval("document.querySelector('#moves li:last-child button').textContent")
+        .unwrap();
+    assert!(shown.as_str().unwrap().contains(&mv), "{shown}");
+
+    // The slider shows earlier positions; the board takes no move there.
+    b.click("#first").unwrap();
+    b.wait_for("window.ployd.shown().ply === 0", WAIT).unwrap();
+    let pieces = b
+        .eval("document.querySelectorAll('[data-piece]').length")
+        .unwrap();
+    assert_eq!(pieces, json!(30));
+    b.click("[data-square=e3]").unwrap();
+    let text = b
+        .eval("document.getElementById('explain').textContent")
+        .unwrap();
+    assert!(
+        text.as_str()
+            .unwrap()
+            .contains("looking at the position after move 0"),
+        "{text}"
+    );
+    b.eval("(() => { const s = document.getElementById('slider'); s.value = 1; s.dispatchEvent(new Event('input')); return true; })()")
+        .unwrap();
+    b.wait_for("window.ployd.shown().ply === 1", WAIT).unwrap();
+    b.click("#last").unwrap();
+    b.wait_for("window.ployd.shown() === window.ployd.latest()", WAIT)
+        .unwrap();
+
+    // The game list says whose turn it is, and follows the game live.
+    b.click("#nav-games").unwrap();
+    b.wait_for(
+        &format!("document.querySelector('#games a[data-game=\"{id}\"].your-move') !== null"),
+        WAIT,
+    )
+    .unwrap();
+    shoot(&mut b, "lobby");
+    let r = post(
+        server.addr,
+        &format!("/api/games/{id}/resign"),
+        &json!({"userid": "bob", "password": "hunter2"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    b.wait_for(
+        &format!("document.querySelector('#games a[data-game=\"{id}\"]') === null"),
+        Duration::from_secs(2),
+    )
+    .unwrap();
+    b.click("#show-finished").unwrap();
+    b.wait_for(
+        &format!("(document.querySelector('#games a[data-game=\"{id}\"]') || {{}}).textContent.includes('resignation')"),
+        WAIT,
+    )
+    .unwrap();
+}
