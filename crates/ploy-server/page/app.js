@@ -487,7 +487,10 @@
     }
     closeGame();
     showOnly('game');
-    const g = { id, latest: null, shown: null, follow: true, cache: new Map(), module: null, board: null, flipped: null, busy: false, seq: 0 };
+    const g = {
+      id, latest: null, shown: null, follow: true, cache: new Map(), module: null, board: null,
+      flipped: null, busy: false, refreshSeq: 0, plySeq: 0,
+    };
     state.game = g;
     $('game-title').textContent = 'Board ' + id;
     $('game-status').textContent = 'Loading...';
@@ -522,10 +525,10 @@
   async function refreshGame() {
     const g = state.game;
     if (!g) return;
-    const seq = ++g.seq;
+    const seq = ++g.refreshSeq;
     try {
       const view = await api('GET', '/api/games/' + g.id);
-      if (state.game !== g || seq !== g.seq) return;
+      if (state.game !== g || seq !== g.refreshSeq) return;
       setLatest(g, view);
     } catch (e) {
       /* the event stream will bring the next change */
@@ -623,13 +626,14 @@
     if (!g || !g.latest) return;
     n = Math.max(0, Math.min(n, g.latest.moves_played));
     if (n === g.latest.moves_played) {
+      g.plySeq++;
       g.follow = true;
       g.shown = g.latest;
       render(g);
       return;
     }
     g.follow = false;
-    const seq = ++g.seq;
+    const seq = ++g.plySeq;
     let view = g.cache.get(n);
     if (!view) {
       try {
@@ -640,7 +644,7 @@
       }
       g.cache.set(n, view);
     }
-    if (state.game !== g || seq !== g.seq) return;
+    if (state.game !== g || seq !== g.plySeq || g.follow) return;
     g.shown = view;
     render(g);
   }

@@ -233,19 +233,24 @@ fn click_move(b: &mut Browser, view: &Value, mv: &str) {
     assert_eq!(played, json!(mv));
 }
 
-/// Plays the page user's moves by clicking until the rules end the game; returns the final
-/// state. At most `max_moves` of the user's moves.
-fn play_to_the_end(b: &mut Browser, seed: u64, max_moves: usize) -> Value {
-    let mut rng = Rng(seed);
-    for _ in 0..max_moves {
+/// Plays up to `moves` of the page user's moves by clicking; returns the state once it is
+/// the user's turn again or the game is over.
+fn play_moves(b: &mut Browser, rng: &mut Rng, moves: usize) -> Value {
+    for _ in 0..moves {
         let view = wait_turn_or_end(b);
         if view["status"] != "active" {
             return view;
         }
-        let mv = choose(&view, &mut rng);
+        let mv = choose(&view, rng);
         click_move(b, &view, &mv);
     }
-    let view = wait_turn_or_end(b);
+    wait_turn_or_end(b)
+}
+
+/// Plays the page user's moves by clicking until the rules end the game; returns the final
+/// state. At most `max_moves` of the user's moves.
+fn play_to_the_end(b: &mut Browser, seed: u64, max_moves: usize) -> Value {
+    let view = play_moves(b, &mut Rng(seed), max_moves);
     assert_eq!(view["status"], "over", "the game did not end");
     view
 }
@@ -308,7 +313,36 @@ fn two_players_against_the_bot_by_clicking() {
     shoot(&mut b, "new-game");
     let id = new_game(&mut b, "ploy", &[], &["me", "bot"]);
     shoot(&mut b, "ploy-2p-start");
-    let end = play_to_the_end(&mut b, 11, 150);
+    // A few moves, then a picture of a piece picked, its squares marked (the README's).
+    let mut rng = Rng(11);
+    let view = play_moves(&mut b, &mut rng, 3);
+    assert_eq!(view["status"], "active");
+    let lance = view["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .filter(|m| m[..2] != m[3..5])
+        .map(|m| &m[..2])
+        .find(|sq| {
+            view["position"]["pieces"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["square"] == *sq && p["kind"] == "lance")
+        })
+        .unwrap()
+        .to_owned();
+    b.click(&format!("[data-square={lance}]")).unwrap();
+    b.wait_for("!document.getElementById('choices').hidden", WAIT)
+        .unwrap();
+    shoot(&mut b, "ploy-2p-picked");
+    b.screenshot_of("#board", &screenshots().join("ploy-board.png"))
+        .unwrap();
+    b.key("Escape").unwrap();
+    let view = play_moves(&mut b, &mut rng, 150);
+    assert_eq!(view["status"], "over", "the game did not end");
+    let end = view;
     let result = end["result"].as_str().unwrap().to_owned();
     assert!(!result.is_empty());
     let status = b

@@ -346,6 +346,31 @@ impl Browser {
         Ok(())
     }
 
+    /// Saves a PNG of the element matching `selector` (at the current viewport) to `path`.
+    ///
+    /// # Errors
+    /// No such element, or the browser or the file system fails.
+    pub fn screenshot_of(&mut self, selector: &str, path: &Path) -> Result<(), Error> {
+        let sel = serde_json::to_string(selector)?;
+        let v = self.eval(&format!(
+            "(() => {{ const r = document.querySelector({sel}).getBoundingClientRect();
+               return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }})()"
+        ))?;
+        let a = v.as_array().ok_or("no element")?;
+        let n = |i: usize| a[i].as_f64().unwrap_or(0.0);
+        let r = self.call(
+            "Page.captureScreenshot",
+            json!({"format": "png", "captureBeyondViewport": true,
+                   "clip": {"x": n(0), "y": n(1), "width": n(2), "height": n(3), "scale": 1}}),
+        )?;
+        let data = r["data"].as_str().ok_or("no screenshot data")?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(path, base64_decode(data)?)?;
+        Ok(())
+    }
+
     /// Saves a PNG of the viewport to `path`.
     ///
     /// # Errors
