@@ -8,6 +8,9 @@
 //! - `app.js`: sign-in, the game list, challenges, the game view (players, move list with a
 //!   slider, live updates, draw offers, resignation) and the board-module registry;
 //! - `ploy.js`: the Ploy board module (every variant), drawn in SVG;
+//! - `pente.js`, `pyloff.js`: drafts of the Pente and Pyloff board modules, written against
+//!   the JSON their server adapters are to give (each file's head describes it); the server
+//!   plays neither game yet;
 //! - a game without a module of its own is shown by a generic one in `app.js`: its text
 //!   board and its legal moves as buttons.
 //!
@@ -46,6 +49,16 @@ pub const ASSETS: &[Asset] = &[
         path: "/page/ploy.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_str!("../page/ploy.js"),
+    },
+    Asset {
+        path: "/page/pente.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../page/pente.js"),
+    },
+    Asset {
+        path: "/page/pyloff.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../page/pyloff.js"),
     },
 ];
 

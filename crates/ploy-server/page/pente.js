@@ -1,0 +1,236 @@
+// The Pente board module of ployd's page (see app.js for the module interface).
+//
+// A DRAFT: the server has no Pente adapter yet. The module is written against the JSON
+// that the adapter's `render_json` is to give (the `position` of the game state):
+//
+//   {"size": 9,                                   board side, odd, 7..19
+//    "stones": [{"point": "E5", "colour": "white"}, ...],
+//    "captures": {"white": 2, "black": 0},        stones each colour has captured
+//    "to_move": "black",                          or null once the game is over
+//    "tournament_rule": true,
+//    "forbidden": ["D4", "D5", ...],              empty points the tournament rule forbids
+//                                                 to the player to move now (else [])
+//    "last_move": {"move": "F6", "colour": "black", "captured": ["G7", "H8"]},  or null
+//    "five": ["E5", "F5", "G5", "H5", "J5"]}      a winning line, or []
+//
+// Points are written pente.org's way: columns A..T without I, rows from 1 at the bottom.
+// `legal` (the game state's) lists the points a stone may go on now.
+'use strict';
+
+(function () {
+  const SVGNS = 'http://www.w3.org/2000/svg';
+  const COLUMNS = 'ABCDEFGHJKLMNOPQRST';
+  const GAP = 50;
+  const MARGIN = 48;
+
+  function svg(tag, attrs) {
+    const e = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined) continue;
+      if (k === 'text') e.textContent = v;
+      else e.setAttribute(k, v);
+    }
+    return e;
+  }
+
+  function pointName(c, r) {
+    return COLUMNS[c] + (r + 1);
+  }
+
+  function parsePoint(p) {
+    return [COLUMNS.indexOf(p[0].toUpperCase()), Number(p.slice(1)) - 1];
+  }
+
+  function stone(colour, r) {
+    const g = svg('g', { class: 'stone stone-' + colour });
+    if (colour === 'white') {
+      g.append(svg('circle', { cx: 0, cy: 0, r, fill: '#fbfbf7', stroke: '#2b2b2b', 'stroke-width': 2.5 }));
+    } else {
+      g.append(svg('circle', { cx: 0, cy: 0, r, fill: '#1f1f1f', stroke: '#000', 'stroke-width': 2.5 }));
+      // A ring inside, so that the two kinds of stone differ by more than their shade.
+      g.append(svg('circle', { cx: 0, cy: 0, r: r * 0.55, fill: 'none', stroke: '#8a8a8a', 'stroke-width': 2 }));
+    }
+    return g;
+  }
+
+  function seatColour(seat) {
+    return seat === 0 ? 'white' : 'black';
+  }
+
+  const Pente = {
+    name: 'Pente',
+
+    title(view) {
+      const size = view.position && view.position.size;
+      return 'Pente' + (size ? ' ' + size + '×' + size : '');
+    },
+
+    seatMarker(view, seat) {
+      const s = svg('svg', { viewBox: '-24 -24 48 48', 'aria-hidden': 'true', focusable: 'false' });
+      s.append(stone(seatColour(seat), 20));
+      return s;
+    },
+
+    seatNote(view, seat) {
+      const pos = view.position;
+      if (!pos || !pos.captures) return { out: false, note: '' };
+      const n = pos.captures[seatColour(seat)] || 0;
+      return { out: false, note: 'captured ' + n + ' of 10' };
+    },
+
+    create(root, host) {
+      return new Board(root, host);
+    },
+  };
+
+  class Board {
+    constructor(root, host) {
+      this.root = root;
+      this.host = host;
+      this.cursor = null;
+      this.keyboard = false;
+      this.svg = svg('svg', {
+        role: 'application', tabindex: '0', 'aria-roledescription': 'board',
+        'aria-label': 'Pente board. Arrow keys move the cursor; Enter or Space places a stone.',
+      });
+      root.replaceChildren(this.svg);
+      this.svg.addEventListener('click', (ev) => {
+        const t = ev.target.closest('[data-point]');
+        if (!t) return;
+        this.keyboard = false;
+        this.cursor = t.getAttribute('data-point');
+        this.act(this.cursor);
+      });
+      this.svg.addEventListener('keydown', (ev) => this.key(ev));
+      this.svg.addEventListener('blur', () => this.draw());
+    }
+
+    destroy() {
+      this.root.replaceChildren();
+    }
+
+    focus() {
+      this.svg.focus();
+    }
+
+    xy(p) {
+      const [c, r] = parsePoint(p);
+      return [MARGIN + c * GAP, MARGIN + (this.size - 1 - r) * GAP];
+    }
+
+    update(view, ctx) {
+      this.view = view;
+      this.ctx = ctx;
+      this.pos = view.position || {};
+      this.size = this.pos.size || 19;
+      if (!this.cursor) {
+        const mid = (this.size - 1) / 2;
+        this.cursor = pointName(mid, mid);
+      }
+      this.stones = new Map((this.pos.stones || []).map((s) => [s.point, s.colour]));
+      this.legal = new Set(view.legal || []);
+      this.forbidden = new Set(this.pos.forbidden || []);
+      this.draw();
+    }
+
+    draw() {
+      const n = this.size;
+      const side = MARGIN * 2 + (n - 1) * GAP;
+      const s = this.svg;
+      s.setAttribute('viewBox', `0 0 ${side} ${side}`);
+      s.replaceChildren();
+      s.append(svg('rect', { x: 0, y: 0, width: side, height: side, fill: '#e2b86b', rx: 8 }));
+      for (let i = 0; i < n; i++) {
+        const a = MARGIN + i * GAP;
+        s.append(svg('line', { x1: MARGIN, y1: a, x2: MARGIN + (n - 1) * GAP, y2: a, stroke: '#5a4320', 'stroke-width': 2 }));
+        s.append(svg('line', { x1: a, y1: MARGIN, x2: a, y2: MARGIN + (n - 1) * GAP, stroke: '#5a4320', 'stroke-width': 2 }));
+        s.append(svg('text', { x: a, y: side - 12, 'text-anchor': 'middle', 'font-size': 20, fill: '#3d2d12', 'font-family': 'system-ui, sans-serif', text: COLUMNS[i] }));
+        s.append(svg('text', { x: 18, y: MARGIN + (n - 1 - i) * GAP, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': 20, fill: '#3d2d12', 'font-family': 'system-ui, sans-serif', text: String(i + 1) }));
+      }
+      const mid = (n - 1) / 2;
+      s.append(svg('circle', { cx: MARGIN + mid * GAP, cy: MARGIN + mid * GAP, r: 6, fill: '#5a4320' }));
+      // The tournament rule's forbidden points, greyed.
+      for (const p of this.forbidden) {
+        const [x, y] = this.xy(p);
+        s.append(svg('rect', { x: x - GAP / 2 + 3, y: y - GAP / 2 + 3, width: GAP - 6, height: GAP - 6, fill: '#6b6b6b', 'fill-opacity': 0.45, rx: 6, class: 'forbidden', 'data-forbidden': p }));
+      }
+      const last = this.pos.last_move;
+      for (const p of (last && last.captured) || []) {
+        const [x, y] = this.xy(p);
+        const g = svg('g', { transform: `translate(${x} ${y})`, opacity: 0.35, class: 'captured', 'data-captured': p });
+        g.append(stone(last.colour === 'white' ? 'black' : 'white', 20));
+        g.append(svg('path', { d: 'M-12,-12 L12,12 M12,-12 L-12,12', stroke: '#b3261e', 'stroke-width': 4 }));
+        s.append(g);
+      }
+      for (const [p, colour] of this.stones) {
+        const [x, y] = this.xy(p);
+        const g = stone(colour, 21);
+        g.setAttribute('transform', `translate(${x} ${y})`);
+        g.setAttribute('data-stone', p);
+        s.append(g);
+      }
+      if (last && this.stones.has(last.move)) {
+        const [x, y] = this.xy(last.move);
+        s.append(svg('circle', { cx: x, cy: y, r: 6, fill: '#d23b2b', class: 'last-move' }));
+      }
+      const five = this.pos.five || [];
+      if (five.length > 1) {
+        const [x1, y1] = this.xy(five[0]);
+        const [x2, y2] = this.xy(five[five.length - 1]);
+        s.append(svg('line', { x1, y1, x2, y2, stroke: '#d23b2b', 'stroke-width': 8, 'stroke-linecap': 'round', opacity: 0.75, class: 'five' }));
+      }
+      if (this.keyboard && document.activeElement === this.svg && this.cursor) {
+        const [x, y] = this.xy(this.cursor);
+        s.append(svg('rect', { x: x - GAP / 2 + 2, y: y - GAP / 2 + 2, width: GAP - 4, height: GAP - 4, fill: 'none', stroke: '#111', 'stroke-width': 4, 'stroke-dasharray': '8 4', class: 'cursor' }));
+      }
+      for (let c = 0; c < n; c++) {
+        for (let r = 0; r < n; r++) {
+          const p = pointName(c, r);
+          const [x, y] = this.xy(p);
+          s.append(svg('rect', { x: x - GAP / 2, y: y - GAP / 2, width: GAP, height: GAP, fill: 'transparent', 'data-point': p }));
+        }
+      }
+    }
+
+    act(p) {
+      if (this.ctx.whyNot) {
+        this.host.explain(this.ctx.whyNot);
+        return;
+      }
+      if (this.legal.has(p)) {
+        this.host.play(p);
+        return;
+      }
+      if (this.stones.has(p)) {
+        this.host.explain(p + ' already holds a stone.');
+      } else if (this.forbidden.has(p)) {
+        this.host.explain('The tournament rule: White\'s second stone must be at least three points from the centre; ' + p + ' is nearer.');
+      } else if (this.legal.size === 1) {
+        this.host.explain('The first stone goes on the centre, ' + [...this.legal][0] + '.');
+      } else {
+        this.host.explain(p + ' is not a legal point now.');
+      }
+    }
+
+    key(ev) {
+      const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+      if (steps[ev.key]) {
+        ev.preventDefault();
+        this.keyboard = true;
+        const [c, r] = parsePoint(this.cursor);
+        const [dc, dr] = steps[ev.key];
+        this.cursor = pointName(Math.max(0, Math.min(this.size - 1, c + dc)), Math.max(0, Math.min(this.size - 1, r + dr)));
+        this.draw();
+        const st = this.stones.get(this.cursor);
+        this.host.explain(this.cursor + ': ' + (st ? 'a ' + st + ' stone' : this.legal.has(this.cursor) ? 'empty, playable' : 'empty'), 'info');
+      } else if (ev.key === 'Enter' || ev.key === ' ') {
+        ev.preventDefault();
+        this.keyboard = true;
+        this.act(this.cursor);
+      }
+    }
+  }
+
+  window.PloydBoards = window.PloydBoards || {};
+  window.PloydBoards.pente = Pente;
+})();
