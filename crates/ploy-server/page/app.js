@@ -588,6 +588,10 @@
     if (!seats.length) return 'You do not play in this game; you are watching it.';
     if (g.busy) return 'Your move is on its way to the server.';
     if (!same(latest.to_move, state.me)) {
+      const mod = g.module;
+      if (mod && mod.seatNote && seats.every((s) => mod.seatNote(latest, s).out)) {
+        return 'You are out of this game; the others play on.';
+      }
       const seat = latest.seats[latest.to_move_seat];
       return 'It is ' + latest.to_move + ' (' + seat + ') to move, not you.' +
         (latest.to_move === 'bot' ? ' The bot is thinking.' : '');

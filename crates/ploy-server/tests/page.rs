@@ -707,7 +707,25 @@ fn a_move_from_another_client_appears_live() {
     b.wait_for("window.ployd.shown() === window.ployd.latest()", WAIT)
         .unwrap();
 
-    // The game list says whose turn it is, and follows the game live.
+    // A typed move goes to the server, and its refusal is shown.
+    b.click("#typed-move").unwrap();
+    b.type_text("e3-e9").unwrap();
+    b.key("Enter").unwrap();
+    b.wait_for(
+        "document.getElementById('explain').textContent.includes('e3-e9')",
+        WAIT,
+    )
+    .unwrap();
+    assert_eq!(latest(&mut b)["moves_played"], json!(2));
+    // alice offers a draw.
+    b.click("#propose").unwrap();
+    b.wait_for(
+        "document.getElementById('game-status').textContent.includes('draw offered by alice')",
+        WAIT,
+    )
+    .unwrap();
+
+    // The game list says whose turn it is.
     b.click("#nav-games").unwrap();
     b.wait_for(
         &format!("document.querySelector('#games a[data-game=\"{id}\"].your-move') !== null"),
@@ -715,10 +733,64 @@ fn a_move_from_another_client_appears_live() {
     )
     .unwrap();
     shoot(&mut b, "lobby");
+
+    // bob signs in on the same browser (a wrong password first): his board is turned so
+    // that Red sits at the bottom, and he turns the draw down.
+    b.click("#signout").unwrap();
+    b.wait_for("!document.getElementById('signin').hidden", WAIT)
+        .unwrap();
+    // (The field still holds alice's userid, as a convenience; bob types over it.)
+    b.eval("document.getElementById('userid').select(); true")
+        .unwrap();
+    b.type_text("bob").unwrap();
+    b.click("#password").unwrap();
+    b.type_text("wrong").unwrap();
+    b.key("Enter").unwrap();
+    b.wait_for(
+        "document.getElementById('signin-message').textContent.includes('wrong password')",
+        WAIT,
+    )
+    .unwrap();
+    b.eval("document.getElementById('password').value = ''; true")
+        .unwrap();
+    b.click("#password").unwrap();
+    b.type_text("hunter2").unwrap();
+    b.key("Enter").unwrap();
+    b.wait_for(
+        &format!("document.querySelector('#games a[data-game=\"{id}\"]:not(.your-move)') !== null"),
+        WAIT,
+    )
+    .unwrap();
+    b.click(&format!("#games a[data-game=\"{id}\"]")).unwrap();
+    b.wait_for(
+        "window.ployd.latest() && !document.getElementById('reject').hidden",
+        WAIT,
+    )
+    .unwrap();
+    let (e1, e9) = (square_xy(&mut b, "e1"), square_xy(&mut b, "e9"));
+    assert!(
+        e1.1 < e9.1,
+        "Red's board is not turned: e1 {e1:?}, e9 {e9:?}"
+    );
+    shoot(&mut b, "ploy-2p-red");
+    b.click("#reject").unwrap();
+    b.wait_for(
+        "window.ployd.latest().draw_offers.length === 0 && document.getElementById('reject').hidden",
+        WAIT,
+    )
+    .unwrap();
+
+    // bob's game list follows the game live: alice resigns elsewhere.
+    b.click("#nav-games").unwrap();
+    b.wait_for(
+        &format!("document.querySelector('#games a[data-game=\"{id}\"]') !== null"),
+        WAIT,
+    )
+    .unwrap();
     let r = post(
         server.addr,
         &format!("/api/games/{id}/resign"),
-        &json!({"userid": "bob", "password": "hunter2"}),
+        &json!({"userid": "alice", "password": "s3cret"}),
     );
     assert_eq!(r.status, 200, "{}", r.text());
     b.wait_for(
@@ -728,7 +800,7 @@ fn a_move_from_another_client_appears_live() {
     .unwrap();
     b.click("#show-finished").unwrap();
     b.wait_for(
-        &format!("(document.querySelector('#games a[data-game=\"{id}\"]') || {{}}).textContent.includes('resignation')"),
+        &format!("(document.querySelector('#games a[data-game=\"{id}\"]') || {{}}).textContent.includes('bob (Red) wins (resignation)')"),
         WAIT,
     )
     .unwrap();
@@ -790,6 +862,7 @@ fn draft_modules_draw_sample_positions_of_pente_and_pyloff() {
         WAIT,
     )
     .unwrap();
+    shoot(&mut b, "signin");
 
     // Pente 9x9: White E5, Black F6, White to move under the tournament rule: the middle
     // 5x5 is forbidden (23 empty points), 56 points are legal.
