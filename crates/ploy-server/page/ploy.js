@@ -401,7 +401,11 @@
         const label = document.createElement('span');
         label.textContent = turnLabel(m.r);
         b.append(s, label);
-        b.addEventListener('click', () => this.host.play(m.text));
+        b.addEventListener('click', () => {
+          this.host.play(m.text);
+          // The buttons go with the move: keep the keyboard on the board.
+          this.svg.focus({ preventScroll: true });
+        });
         box.append(b);
       }
       const cancel = document.createElement('button');
