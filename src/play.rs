@@ -91,7 +91,7 @@ use crate::engine::{Engine, variant_name};
 /// The most `load` (and `--load`) reads of a file, in bytes: 16 MiB, far more than any
 /// game needs (a record takes about 10 bytes a move). A longer file, or an endless one such
 /// as `/dev/zero`, is refused with a message instead of filling the memory.
-pub const MAX_FILE_BYTES: u64 = 16 << 20;
+pub const MAX_FILE_BYTES: u64 = ploy_sheet::MAX_BYTES;
 
 /// The engine declines a draw offer when its search gives its side at least this score
 /// (the value of a shield, the smallest piece: [`ploy_search::EvalParams`]' material) or
@@ -713,27 +713,16 @@ fn read_game_file(path: &str) -> Result<(ploy_sheet::Format, SavedGame), String>
 /// The text of the file at `path`, refused when it is longer than [`MAX_FILE_BYTES`] or not
 /// UTF-8 text.
 fn read_bounded(path: &Path) -> io::Result<String> {
-    use std::io::Read as _;
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(io::Error::new(
+    ploy_sheet::load_text(path).map_err(|e| match e {
+        ploy_sheet::LoadError::Io(e) => e,
+        ploy_sheet::LoadError::TooLarge { .. } => io::Error::new(
             io::ErrorKind::InvalidData,
             format!(
                 "the file is larger than the limit of {} MiB for a game",
                 MAX_FILE_BYTES >> 20
             ),
-        ));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "the file is not UTF-8 text (at byte {})",
-                e.utf8_error().valid_up_to() + 1
-            ),
-        )
+        ),
+        other => io::Error::new(io::ErrorKind::InvalidData, format!("the file: {other}")),
     })
 }
 

@@ -145,7 +145,8 @@ impl Drop for Engine {
     }
 }
 
-/// Checks an info line's format: `depth D score S nodes N nps R time MS pv M ...`.
+/// Checks an info line's format:
+/// `depth D score S view V share P [multipv K] nodes N nps R time MS pv M ...`.
 fn check_info(line: &str) {
     let w: Vec<&str> = line.split(' ').collect();
     assert_eq!(w[0], "info", "{line}");
@@ -157,6 +158,18 @@ fn check_info(line: &str) {
         i += 1;
     }
     assert!(w[i].parse::<i32>().is_ok(), "{line}");
+    assert_eq!(w[i + 1], "view", "{line}");
+    assert!(
+        ["green", "red", "yellow", "blue", "green+yellow", "red+blue"].contains(&w[i + 2]),
+        "{line}"
+    );
+    assert_eq!(w[i + 3], "share", "{line}");
+    assert!(w[i + 4].parse::<u32>().is_ok_and(|p| p <= 100), "{line}");
+    i += 4;
+    if w[i + 1] == "multipv" {
+        assert!(w[i + 2].parse::<u32>().is_ok_and(|k| k >= 1), "{line}");
+        i += 2;
+    }
     for (k, name) in ["nodes", "nps", "time"].iter().enumerate() {
         assert_eq!(w[i + 1 + 2 * k], *name, "{line}");
         assert!(w[i + 2 + 2 * k].parse::<u64>().is_ok(), "{line}");
@@ -170,6 +183,7 @@ fn check_info(line: &str) {
 #[test]
 fn a_protocol_session() {
     let mut e = Engine::start();
+    e.send("uci");
     let hello = e.until("uciok");
     assert_eq!(
         hello[0],
@@ -178,6 +192,8 @@ fn a_protocol_session() {
     assert!(hello[1].starts_with("id author "));
     for name in [
         "Hash",
+        "MultiPV",
+        "Ponder",
         "Variant",
         "Rules",
         "Elimination",
@@ -363,4 +379,460 @@ fn the_end_of_the_input_waits_for_the_search() {
     drop(e.input.take());
     let lines = e.until("bestmove");
     assert_ne!(lines.last().unwrap(), "bestmove none");
+}
+
+// ---------------------------------------------------------------------------------------
+// Faults of issue 11: each test failed before its fix.
+// ---------------------------------------------------------------------------------------
+
+impl Engine {
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.transcript
+            .push(format!("> {}", String::from_utf8_lossy(bytes)));
+        let input = self.input.as_mut().expect("stdin open");
+        input.write_all(bytes).expect("the engine reads");
+        input.flush().expect("flush");
+    }
+
+    /// Sends `isready` and returns the lines before `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until("readyok");
+        lines.pop();
+        lines
+    }
+}
+
+#[test]
+fn invalid_utf8_is_bad_input_not_the_end() {
+    let mut e = Engine::start();
+    e.send_bytes(b"position startpos moves e3-e4-0 \xff\xfe\n");
+    let lines = e.sync();
+    assert!(
+        lines
+            .last()
+            .is_some_and(|l| l.starts_with("info string error ") && l.contains("UTF-8")),
+        "{}",
+        e.transcript()
+    );
+    // The engine goes on: the bad line changed nothing.
+    e.send("d");
+    let shown = e.next("the position");
+    assert!(shown.ends_with(" b"), "{shown}");
+}
+
+#[test]
+fn a_refused_setoption_changes_nothing() {
+    let mut e = Engine::start();
+    // A game with a three-step turn, which single-step rotation forbids.
+    e.send("position startpos moves e1-e1-3");
+    e.send("setoption name Rotation value single-step");
+    let lines = e.sync();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string error ")),
+        "{lines:?}"
+    );
+    // The rule was not changed: the same game is still accepted.
+    e.send("position startpos moves e1-e1-3 e9-e9-1");
+    let lines = e.sync();
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info string error")),
+        "{}",
+        e.transcript()
+    );
+}
+
+#[test]
+fn error_lines_quote_a_bounded_excerpt() {
+    let mut e = Engine::start();
+    let long = "x".repeat(100_000);
+    for cmd in [
+        format!("frobnicate{long}"),
+        format!("go depth {long}"),
+        format!("go {long}"),
+        format!("position fen {long} b"),
+        format!("position startpos moves {long}"),
+        format!("setoption name Hash value {long}"),
+        format!("setoption name {long} value 1"),
+        format!("setoption name Rotation value {long}"),
+    ] {
+        e.send(&cmd);
+        let lines = e.sync();
+        let error = lines
+            .iter()
+            .find(|l| l.starts_with("info string error "))
+            .unwrap_or_else(|| panic!("no error for {}...: {lines:?}", &cmd[..20]));
+        assert!(
+            error.len() < 400,
+            "{}...: an error line of {} bytes",
+            &cmd[..20],
+            error.len()
+        );
+    }
+}
+
+#[test]
+fn the_end_of_the_input_stops_an_unbounded_search() {
+    // `go depth 1000` would run for hours: at the end of the input it gets at most 10 s.
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 1000");
+    drop(e.input.take());
+    let lines = e.until("bestmove");
+    assert_ne!(lines.last().unwrap(), "bestmove none");
+    let started = Instant::now();
+    loop {
+        if let Some(status) = e.child.try_wait().expect("wait") {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        assert!(started.elapsed() < WAIT, "the engine did not exit");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Resident memory of a process in KiB (Linux), if known.
+fn resident_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn setoption_hash_allocates_the_table_before_isready_answers() {
+    let mut e = Engine::start();
+    let pid = e.child.id();
+    e.sync();
+    let Some(before) = resident_kib(pid) else {
+        eprintln!("no /proc: skipped");
+        return;
+    };
+    e.send("setoption name Hash value 256");
+    e.sync();
+    let after = resident_kib(pid).expect("/proc");
+    // Every page of the new table is touched before `readyok`, not at the next `go`.
+    assert!(
+        after >= before + 250 * 1024,
+        "resident {before} KiB before, {after} KiB after"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// The UCI words of issue 11.
+// ---------------------------------------------------------------------------------------
+
+/// The parts of an info line the tests look at.
+#[derive(Debug)]
+struct InfoLine {
+    depth: u32,
+    score: String,
+    multipv: Option<u32>,
+    pv: Vec<String>,
+}
+
+fn parse_info(line: &str) -> InfoLine {
+    check_info(line);
+    let w: Vec<&str> = line.split(' ').collect();
+    let after = |key: &str| w.iter().position(|&x| x == key).map(|i| w[i + 1]);
+    let score_at = w.iter().position(|&x| x == "score").unwrap() + 1;
+    let score = if w[score_at] == "win" || w[score_at] == "loss" {
+        format!("{} {}", w[score_at], w[score_at + 1])
+    } else {
+        w[score_at].to_owned()
+    };
+    let pv_at = w.iter().position(|&x| x == "pv").unwrap() + 1;
+    InfoLine {
+        depth: after("depth").unwrap().parse().unwrap(),
+        score,
+        multipv: after("multipv").map(|k| k.parse().unwrap()),
+        pv: w[pv_at..].iter().map(|m| (*m).to_owned()).collect(),
+    }
+}
+
+/// Checks that `pv` is a legal line from `start` no longer than `depth` plus the
+/// quiescence plies (16).
+fn check_pv(start: &ploy::core::Position, info: &InfoLine) {
+    assert!(!info.pv.is_empty(), "{info:?}");
+    assert!(info.pv.len() <= info.depth as usize + 16, "{info:?}");
+    let mut pos = start.clone();
+    for text in &info.pv {
+        let mv = ploy::notation::read_university(&pos, text)
+            .unwrap_or_else(|e| panic!("{text} in {info:?}: {e}"));
+        assert!(pos.is_legal(mv), "{text} in {info:?}");
+        pos.make_move(mv);
+    }
+}
+
+fn info_lines(lines: &[String]) -> Vec<InfoLine> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .map(|l| parse_info(l))
+        .collect()
+}
+
+fn bestmove(lines: &[String]) -> &str {
+    lines
+        .last()
+        .and_then(|l| l.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("no bestmove: {lines:?}"))
+}
+
+fn start(variant: ploy::core::Variant) -> ploy::core::Position {
+    ploy::core::Position::start(variant, ploy::core::Rules::standard())
+}
+
+#[test]
+fn nothing_is_written_before_uci() {
+    let mut e = Engine::start();
+    e.send("isready");
+    assert_eq!(e.next("readyok"), "readyok", "{}", e.transcript());
+    e.send("uci");
+    let block = e.until("uciok");
+    assert_eq!(
+        block[0],
+        format!("id name ploy {}", env!("CARGO_PKG_VERSION"))
+    );
+    assert!(block.contains(&"option name MultiPV type spin default 1 min 1 max 64".to_owned()));
+    assert!(block.contains(&"option name Ponder type check default false".to_owned()));
+}
+
+#[test]
+fn every_principal_variation_is_a_legal_line() {
+    let mut e = Engine::start();
+    for (variant, setup) in [
+        (ploy::core::Variant::TwoPlayer, "position startpos"),
+        (ploy::core::Variant::FreeForAll, "position ffa"),
+        (ploy::core::Variant::Partnership, "position partnership"),
+    ] {
+        e.send(setup);
+        e.send("go depth 5");
+        let lines = e.until("bestmove");
+        let infos = info_lines(&lines);
+        assert_eq!(infos.len(), 5, "{lines:?}");
+        for info in &infos {
+            check_pv(&start(variant), info);
+        }
+        assert_eq!(infos[4].pv[0], bestmove(&lines));
+    }
+}
+
+#[test]
+fn clocks_by_the_letters_of_the_position_string() {
+    let mut e = Engine::start();
+    // Green (`b`) to move: `btime` is his clock. Were `wtime` read, the search would
+    // think for an hour.
+    e.send("position startpos");
+    e.send("go btime 300 wtime 100000000 binc 0 winc 100000000");
+    assert_ne!(bestmove(&e.until("bestmove")), "none");
+    // Red (`w`) to move.
+    e.send("position startpos moves e3-e4-0");
+    e.send("go wtime 300 btime 100000000 winc 0 binc 100000000 movestogo 20");
+    assert_ne!(bestmove(&e.until("bestmove")), "none");
+    // Only the opponent's clock: the default second.
+    e.send("go btime 100000000");
+    assert_ne!(bestmove(&e.until("bestmove")), "none");
+    // Four players: g, r, y, b (b is Blue here).
+    e.send("position ffa");
+    e.send(
+        "go gtime 300 rtime 100000000 ytime 100000000 btime 100000000 ginc 0 rinc 0 yinc 0 binc 0",
+    );
+    let lines = e.until("bestmove");
+    let mv = bestmove(&lines);
+    let pos = start(ploy::core::Variant::FreeForAll);
+    assert!(pos.is_legal(ploy::notation::read_university(&pos, mv).unwrap()));
+    for bad in ["go wtime 1000", "go winc 10", "go xtime 5"] {
+        e.send(bad);
+        let line = e.next("an error");
+        assert!(line.starts_with("info string error `go "), "{bad}: {line}");
+    }
+    e.send("position startpos");
+    e.send("go gtime 1000");
+    assert!(
+        e.next("an error")
+            .starts_with("info string error `go gtime`")
+    );
+    e.sync();
+}
+
+#[test]
+fn searchmoves_limits_the_root() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 3 searchmoves e3-e4-0 e1-e1-3");
+    let lines = e.until("bestmove");
+    let best = bestmove(&lines);
+    assert!(["e3-e4-0", "e1-e1-3"].contains(&best), "{lines:?}");
+    for info in info_lines(&lines) {
+        assert!(
+            ["e3-e4-0", "e1-e1-3"].contains(&info.pv[0].as_str()),
+            "{info:?}"
+        );
+        check_pv(&start(ploy::core::Variant::TwoPlayer), &info);
+    }
+    // Tensi's notation too, and the words after the moves still count.
+    e.send("go searchmoves e3-e4 depth 2");
+    let lines = e.until("bestmove");
+    assert_eq!(bestmove(&lines), "e3-e4-0");
+    assert_eq!(info_lines(&lines).len(), 2);
+    for bad in [
+        "go searchmoves e3-e5-0",
+        "go searchmoves",
+        "go depth 2 searchmoves xyz",
+    ] {
+        e.send(bad);
+        let line = e.next("an error");
+        assert!(
+            line.starts_with("info string error `go searchmoves`"),
+            "{bad}: {line}"
+        );
+    }
+    e.sync();
+}
+
+#[test]
+fn multipv_reports_the_best_lines() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    let infos = info_lines(&lines);
+    assert_eq!(infos.len(), 9, "{lines:?}");
+    for (i, info) in infos.iter().enumerate() {
+        assert_eq!(info.depth as usize, i / 3 + 1, "{lines:?}");
+        assert_eq!(info.multipv, Some(i as u32 % 3 + 1), "{lines:?}");
+        check_pv(&start(ploy::core::Variant::TwoPlayer), info);
+    }
+    for depth in infos.chunks(3) {
+        let firsts: Vec<&str> = depth.iter().map(|i| i.pv[0].as_str()).collect();
+        assert!(
+            firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+            "{firsts:?}"
+        );
+    }
+    assert_eq!(bestmove(&lines), infos[6].pv[0]);
+    for bad in [
+        "setoption name MultiPV value 0",
+        "setoption name MultiPV value 65",
+    ] {
+        e.send(bad);
+        assert!(
+            e.next("an error").starts_with("info string error "),
+            "{bad}"
+        );
+    }
+    // Back to one line: no `multipv` word.
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 1");
+    let lines = e.until("bestmove");
+    assert!(info_lines(&lines).iter().all(|i| i.multipv.is_none()));
+}
+
+/// Green to move can take Red's commander on e9 with the lance on e6.
+fn mate_in_one() -> String {
+    use ploy::core::{Board, Flags, Piece, Position, Rules, Seat, Setup};
+    let mut board = Board::empty();
+    for (seat, mask, sq) in [
+        (Seat::Green, 85, "a1"),
+        (Seat::Green, 1, "b2"),
+        (Seat::Green, 131, "e6"),
+        (Seat::Red, 85, "e9"),
+        (Seat::Red, 16, "i8"),
+    ] {
+        let piece = Piece::new(seat, Flags::new(mask)).unwrap();
+        board.put(sq.parse().unwrap(), piece);
+    }
+    let pos =
+        Position::from_setup(Setup::two_player(board, Seat::Green), Rules::standard()).unwrap();
+    ploy::notation::PositionString::from_position(&pos).to_string()
+}
+
+#[test]
+fn go_mate_finds_a_forced_win() {
+    let mut e = Engine::start();
+    e.send(&format!("position fen {}", mate_in_one()));
+    e.send("go mate 1");
+    let lines = e.until("bestmove");
+    assert_eq!(bestmove(&lines), "e6-e9-0", "{lines:?}");
+    let infos = info_lines(&lines);
+    assert_eq!(infos.last().unwrap().score, "win 1", "{lines:?}");
+    // No forced win within one move from the start: the search stops at its depth (one
+    // ply) and still answers.
+    e.send("position startpos");
+    e.send("go mate 1");
+    let lines = e.until("bestmove");
+    assert!(info_lines(&lines).iter().all(|i| i.depth == 1), "{lines:?}");
+    e.send("go mate 0");
+    assert!(
+        e.next("an error")
+            .starts_with("info string error `go mate`")
+    );
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e3-e4-0");
+    // A search that ends by itself long before `ponderhit`: its answer waits.
+    e.send("go ponder depth 2 btime 1000 wtime 1000");
+    std::thread::sleep(Duration::from_millis(300));
+    let lines = e.sync();
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("ponderhit");
+    let lines = e.until("bestmove");
+    // With the `Ponder` option the answer names the expected reply.
+    let answer = lines.last().unwrap();
+    let words: Vec<&str> = answer.split(' ').collect();
+    assert_eq!(words.len(), 4, "{answer}");
+    assert_eq!(words[2], "ponder", "{answer}");
+    // `stop` while pondering answers at once.
+    e.send("go ponder");
+    e.next("an info line");
+    e.send("stop");
+    assert_ne!(bestmove(&e.until("bestmove")), "none");
+    // `ponderhit` with a budget: the budget counts from it, then the answer comes.
+    e.send("go ponder movetime 200");
+    e.next("an info line");
+    e.send("ponderhit");
+    assert_ne!(bestmove(&e.until("bestmove")), "none");
+    e.send("ponderhit");
+    assert!(
+        e.next("an error")
+            .starts_with("info string error `ponderhit`")
+    );
+    // Without the option, `bestmove` is the move alone.
+    e.send("setoption name Ponder value false");
+    e.send("go depth 2");
+    assert_eq!(e.until("bestmove").last().unwrap().split(' ').count(), 2);
+}
+
+#[test]
+fn the_end_of_the_input_stops_infinite_and_ponder_at_once() {
+    for go in ["go infinite", "go ponder wtime 100000 btime 100000"] {
+        let mut e = Engine::start();
+        e.send("position startpos");
+        e.send(go);
+        e.next("an info line");
+        drop(e.input.take());
+        assert_ne!(bestmove(&e.until("bestmove")), "none", "{go}");
+    }
+}
+
+#[test]
+fn a_line_too_long_is_refused_whole() {
+    let mut e = Engine::start();
+    let mut line = b"position startpos moves ".to_vec();
+    line.extend(std::iter::repeat_n(b'x', 2 << 20));
+    line.push(b'\n');
+    e.send_bytes(&line);
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("info string error a line longer than "));
+    e.send("d");
+    assert!(e.next("the position").ends_with(" b"));
 }

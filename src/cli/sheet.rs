@@ -24,7 +24,7 @@ use super::Failure;
 
 /// The largest file read: 16 MiB, far more than any game needs (a move takes about ten
 /// bytes). A larger file is refused without reading the rest of it.
-pub const MAX_FILE_BYTES: u64 = 16 << 20;
+pub const MAX_FILE_BYTES: u64 = ploy_sheet::MAX_BYTES;
 
 /// Check a score sheet or game record, or convert it to the other format.
 #[derive(Parser, Clone, Debug, PartialEq, Eq)]
@@ -50,19 +50,15 @@ pub struct SheetArgs {
 ///
 /// # Errors
 /// An I/O error (status 2), or a file larger than the limit (status 1).
-pub fn read_bounded(input: impl Read, name: &str) -> Result<Vec<u8>, Failure> {
-    let mut bytes = Vec::new();
-    input
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Failure::usage(format!("cannot read {name}: {e}")))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(Failure::failed(format!(
+pub fn read_bounded(input: impl Read, name: &str) -> Result<String, Failure> {
+    ploy_sheet::read_text(input, MAX_FILE_BYTES).map_err(|e| match e {
+        ploy_sheet::LoadError::Io(e) => Failure::usage(format!("cannot read {name}: {e}")),
+        ploy_sheet::LoadError::TooLarge { .. } => Failure::failed(format!(
             "{name} is larger than {} MiB: not a score sheet or game record",
             MAX_FILE_BYTES >> 20
-        )));
-    }
-    Ok(bytes)
+        )),
+        other => Failure::failed(format!("{name}: {other}")),
+    })
 }
 
 /// What `sheet` writes for `text` (the file's contents): the check line, a sheet or a
@@ -100,15 +96,13 @@ pub fn convert(args: &SheetArgs, text: &str) -> Result<String, Failure> {
 /// See the [module docs](self).
 pub fn run(args: &SheetArgs) -> Result<(), Failure> {
     let path = &args.file;
-    let bytes = if path == "-" {
+    let text = if path == "-" {
         read_bounded(std::io::stdin().lock(), "standard input")?
     } else {
         let file = std::fs::File::open(path)
             .map_err(|e| Failure::usage(format!("cannot read {path}: {e}")))?;
         read_bounded(file, path)?
     };
-    let text = String::from_utf8(bytes)
-        .map_err(|e| Failure::failed(format!("{path} is not UTF-8 text: {e}")))?;
     let written = convert(args, &text)?;
     let mut out = std::io::stdout().lock();
     out.write_all(written.as_bytes())?;
@@ -126,6 +120,6 @@ mod tests {
         let e = read_bounded(zeros, "/dev/zero").unwrap_err();
         assert_eq!(e.status(), 1);
         assert!(e.message().unwrap().contains("larger than 16 MiB"));
-        assert_eq!(read_bounded(&b"abc"[..], "x").unwrap(), b"abc");
+        assert_eq!(read_bounded(&b"abc"[..], "x").unwrap(), "abc");
     }
 }

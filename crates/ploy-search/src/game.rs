@@ -133,6 +133,17 @@ pub trait SearchGame {
     /// The move of a code from [`SearchGame::move_to_u16`]; any other value may give `None`
     /// or any move (the search checks legality before playing a stored move).
     fn move_from_u16(code: u16) -> Option<Self::Move>;
+    /// Whose view the search's scores of this position take: the name of the side to move
+    /// (a player or a team), as [`crate::Info`]'s text writes it after `view`. Default:
+    /// `None` (the text leaves `view` out).
+    fn view(&self) -> Option<&'static str> {
+        None
+    }
+    /// The side to move's expected share of the win in percent, for `score`, the search's
+    /// score of this position. Default: [`crate::two_sided_share`], a logistic of the score.
+    fn win_share(&self, score: crate::Score) -> f64 {
+        crate::two_sided_share(score)
+    }
 }
 
 /// A static evaluation of positions of `G`.

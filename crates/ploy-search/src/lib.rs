@@ -129,7 +129,18 @@
 //!   [`POLL_INTERVAL`] nodes (well under a millisecond), never by a timer thread. The clock
 //!   is injectable ([`Clock`]). The answer is the best move of the last completed iteration,
 //!   or a legal move chosen by ordering if none completed.
-//! - **Progress**: an observer gets an [`Info`] after every completed iteration.
+//! - **Progress**: an observer gets an [`Info`] after every completed iteration, with the
+//!   iteration's principal variation collected during the search (a triangular table: each
+//!   node's best line is its best move followed by that child's line), never read back
+//!   from the transposition table, so it is never stale and never longer than the depth
+//!   plus the quiescence plies; it ends early where a node took its value from the table.
+//!   Its text (`Display`) also says whose view the score takes and the mover's share of
+//!   the win.
+//! - **Options** ([`SearchOptions`], [`Searcher::search_with`]): only some root moves,
+//!   several best lines (each a search of the root without the better lines' first moves;
+//!   the root's table entry is not written by such restricted searches), a search for a
+//!   forced win within a number of plies (without reductions, so what it finds is forced),
+//!   and pondering (time budgets count from the moment a flag is raised).
 //! - **Share of the win**: [`win_share`] turns a score into the mover's expected share of
 //!   the win in percent (a logistic of the score for two sides; for free-for-all a
 //!   Plackett–Luce model over the players still in play; see its docs).
@@ -198,8 +209,8 @@ pub use positions::{bench_positions, random_line, splitmix64};
 pub use reference::negamax;
 pub use score::Score;
 pub use search::{
-    Config, Driver, Info, MAX_DEPTH, MAX_KILLERS, MAX_PLY, POLL_INTERVAL, SearchResult, Searcher,
-    nps,
+    Config, Driver, Info, MAX_DEPTH, MAX_KILLERS, MAX_PLY, POLL_INTERVAL, SearchOptions,
+    SearchResult, Searcher, nps,
 };
 pub use share::{SHARE_SCALE, share_against, two_sided_share, win_share};
 pub use table::Table;

@@ -170,6 +170,21 @@ impl SearchGame for Paranoid {
         self.tracked.unmake(&mut self.pos, self.root, mv, undo);
     }
 
+    /// The root seat's name when he is to move (his score against all the others); `None`
+    /// when the coalition is.
+    fn view(&self) -> Option<&'static str> {
+        (self.pos.mover() == self.root).then(|| self.root.name())
+    }
+
+    fn win_share(&self, score: crate::Score) -> f64 {
+        if self.pos.mover() == self.root {
+            crate::win_share(&self.pos, score)
+        } else {
+            // The coalition's score: what the root does not get.
+            100.0 - crate::share::seat_share(&self.pos, self.root, -score)
+        }
+    }
+
     crate::ploy::ploy_move_codec!();
 }
 
@@ -304,6 +319,14 @@ impl SearchGame for PloyGame {
             PloyGame::Sides(g) => g.unmake(mv, undo.0),
             PloyGame::Paranoid(g) => g.unmake(mv, undo),
         }
+    }
+
+    fn view(&self) -> Option<&'static str> {
+        dispatch!(self, g => SearchGame::view(g))
+    }
+
+    fn win_share(&self, score: crate::Score) -> f64 {
+        dispatch!(self, g => SearchGame::win_share(g, score))
     }
 
     crate::ploy::ploy_move_codec!();

@@ -198,6 +198,14 @@ impl SearchGame for Position {
         self.unmake_move(mv, undo);
     }
 
+    fn view(&self) -> Option<&'static str> {
+        Some(crate::share::view_of(self))
+    }
+
+    fn win_share(&self, score: crate::Score) -> f64 {
+        crate::win_share(self, score)
+    }
+
     crate::ploy::ploy_move_codec!();
 }
 
@@ -715,6 +723,14 @@ impl SearchGame for EvalPosition {
     #[inline]
     fn terminal(&self) -> Option<Terminal> {
         SearchGame::terminal(&self.pos)
+    }
+
+    fn view(&self) -> Option<&'static str> {
+        Some(crate::share::view_of(&self.pos))
+    }
+
+    fn win_share(&self, score: crate::Score) -> f64 {
+        crate::win_share(&self.pos, score)
     }
 
     #[inline]

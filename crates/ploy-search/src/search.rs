@@ -5,7 +5,8 @@ use crate::limits::{Clock, Limits, SystemClock};
 use crate::score::{EVAL_MAX, INF, Score, Value, WIN_BOUND, from_table, terminal_value, to_table};
 use crate::table::{NO_MOVE, Table};
 use core::marker::PhantomData;
-use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The deepest the search goes, main search and quiescence together (plies from the root).
@@ -17,6 +18,8 @@ pub const MAX_DEPTH: u32 = 100;
 pub const POLL_INTERVAL: u64 = 1024;
 /// The most killer moves kept per ply.
 pub const MAX_KILLERS: usize = 4;
+/// Row length of the triangular principal variation table.
+const PV_STRIDE: usize = MAX_PLY + 1;
 
 /// The root driver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -122,16 +125,28 @@ impl Config {
     }
 }
 
-/// Progress after a completed iteration.
+/// Progress after a completed iteration (one per line when several are searched).
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Info<'a, M> {
     /// The depth just completed.
     pub depth: u32,
     /// Its score for the side to move at the root.
     pub score: Score,
+    /// Whose view the score takes: the root's [`SearchGame::view`], the name of the side to
+    /// move, if the game names it.
+    pub view: Option<&'static str>,
+    /// The side to move's expected share of the win in percent for this score
+    /// ([`SearchGame::win_share`]).
+    pub share: f64,
+    /// Which line this is when several are searched (1 = the best), `None` when one is.
+    pub multipv: Option<u32>,
     /// Its best move.
     pub best_move: Option<M>,
-    /// The principal variation (from the table; starts with the best move).
+    /// The principal variation of this iteration, collected during the search (not read
+    /// back from the table): the best move, then the best play found for both sides below
+    /// it, at most the depth plus [`Config::max_quiescence`] moves. It stops early where
+    /// the search took a node's value from the table or the game ended.
     pub pv: &'a [M],
     /// Nodes so far (every move made, in main search and quiescence).
     pub nodes: u64,
@@ -141,6 +156,78 @@ pub struct Info<'a, M> {
     pub time: Duration,
     /// Permille of the table written by this search (sampled).
     pub table_fill: u32,
+}
+
+/// What a search looks at beyond its budget ([`Searcher::search_with`]): which root moves,
+/// how many best lines, a search for a forced win, pondering. The default is a plain
+/// search: every root move, one line.
+///
+/// ```
+/// use ploy_search::SearchOptions;
+/// let o: SearchOptions<u16> = SearchOptions::default().with_lines(3).with_root_moves(vec![1, 2]);
+/// assert_eq!(o.lines, 3);
+/// assert_eq!(o.root_moves, [1, 2]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SearchOptions<M> {
+    /// Search only these root moves (the protocols' `searchmoves`); illegal ones are
+    /// ignored, and if none is legal every move is searched. Empty: every legal move.
+    pub root_moves: Vec<M>,
+    /// How many best lines to search and report (MultiPV), at least 1: line `k` is the
+    /// best line whose first move is none of the better lines' first moves. Each costs
+    /// about one more search per iteration.
+    pub lines: usize,
+    /// Look for a forced win at most this many plies away: iterate no deeper, and stop as
+    /// soon as such a win is proven. Late move reductions are off for such a search, so a
+    /// win it reports is forced (within the game as the search sees it: a repetition
+    /// counts as a draw).
+    pub mate_plies: Option<u32>,
+    /// Pondering: while this flag is down the time budgets ([`Limits::soft_time`],
+    /// [`Limits::hard_time`]) do not run; they count from the moment it is raised (the
+    /// protocols' `ponderhit`). The depth and node budgets and the stop flag apply
+    /// throughout.
+    pub ponder: Option<Arc<AtomicBool>>,
+}
+
+impl<M> Default for SearchOptions<M> {
+    fn default() -> SearchOptions<M> {
+        SearchOptions {
+            root_moves: Vec::new(),
+            lines: 1,
+            mate_plies: None,
+            ponder: None,
+        }
+    }
+}
+
+impl<M> SearchOptions<M> {
+    /// The same options searching only `moves` at the root.
+    #[must_use]
+    pub fn with_root_moves(mut self, moves: Vec<M>) -> SearchOptions<M> {
+        self.root_moves = moves;
+        self
+    }
+
+    /// The same options with `lines` best lines (at least 1).
+    #[must_use]
+    pub fn with_lines(mut self, lines: usize) -> SearchOptions<M> {
+        self.lines = lines.max(1);
+        self
+    }
+
+    /// The same options looking for a forced win at most `plies` plies away.
+    #[must_use]
+    pub fn with_mate_plies(mut self, plies: u32) -> SearchOptions<M> {
+        self.mate_plies = Some(plies);
+        self
+    }
+
+    /// The same options pondering until `flag` is raised.
+    #[must_use]
+    pub fn with_ponder(mut self, flag: Arc<AtomicBool>) -> SearchOptions<M> {
+        self.ponder = Some(flag);
+        self
+    }
 }
 
 /// The answer of a search.
@@ -157,7 +244,7 @@ pub struct SearchResult<M> {
     pub score: Score,
     /// The last completed depth (0 if none completed).
     pub depth: u32,
-    /// The principal variation of the last completed iteration.
+    /// The principal variation of the last completed iteration (see [`Info::pv`]).
     pub pv: Vec<M>,
     /// Nodes searched.
     pub nodes: u64,
@@ -189,15 +276,30 @@ pub struct Searcher<G: SearchGame, E> {
     cbufs: Vec<G::Moves>,
     ckeys: Vec<[u64; MAX_MOVES]>,
     path: Vec<u64>,
+    /// The triangular principal variation table: row `ply` (from index `ply * PV_STRIDE`)
+    /// holds, from column `ply` to `pv_len[ply]`, the best line found below the node at
+    /// `ply`, as move codes.
+    pv_table: Box<[[u16; PV_STRIDE]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    /// The principal variation of the last root search that set the best move.
+    root_pv: Vec<u16>,
     floor: usize,
     nodes: u64,
     next_check: u64,
     node_limit: u64,
     start: Duration,
     hard: Option<Duration>,
-    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    stop: Option<Arc<AtomicBool>>,
     stopped: bool,
     root_best: Option<G::Move>,
+    /// The root moves this search may play (codes, sorted; empty: all).
+    root_only: Vec<u16>,
+    /// Root moves left out of the current root search (the better lines' moves).
+    root_excluded: Vec<u16>,
+    /// While pondering: the flag that ends it (time budgets count from then).
+    ponder: Option<Arc<AtomicBool>>,
+    /// When the time budget started counting.
+    budget_start: Duration,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -224,6 +326,9 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             cbufs: (0..=MAX_PLY).map(|_| G::Moves::default()).collect(),
             ckeys: vec![[0; MAX_MOVES]; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
+            pv_table: Box::new([[NO_MOVE; PV_STRIDE]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 2],
+            root_pv: Vec::with_capacity(PV_STRIDE),
             floor: 0,
             nodes: 0,
             next_check: 0,
@@ -233,6 +338,10 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             stop: None,
             stopped: false,
             root_best: None,
+            root_only: Vec::new(),
+            root_excluded: Vec::new(),
+            ponder: None,
+            budget_start: Duration::ZERO,
             _game: PhantomData,
         }
     }
@@ -283,6 +392,39 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         pos: &G,
         history: &[u64],
         limits: &Limits,
+        observer: impl FnMut(&Info<'_, G::Move>),
+    ) -> SearchResult<G::Move> {
+        self.search_with(pos, history, limits, &SearchOptions::default(), observer)
+    }
+
+    /// [`Searcher::search`] with [`SearchOptions`]: only some root moves, several best
+    /// lines (the observer gets one [`Info`] per line and iteration, line 1 first), a
+    /// search for a forced win, or pondering.
+    ///
+    /// The result is that of the best line.
+    ///
+    /// ```
+    /// use ploy_core::Position;
+    /// use ploy_search::{Config, EvalPosition, Evaluation, Limits, SearchOptions, Searcher};
+    ///
+    /// let pos = EvalPosition::new(Position::new());
+    /// let mut searcher = Searcher::new(Config::default(), Evaluation::default());
+    /// let mut lines = Vec::new();
+    /// let options = SearchOptions::default().with_lines(3);
+    /// let r = searcher.search_with(&pos, &[], &Limits::depth(2), &options, |info| {
+    ///     lines.push((info.depth, info.multipv, info.best_move));
+    /// });
+    /// assert_eq!(lines.len(), 6);
+    /// assert_eq!(lines[3], (2, Some(1), r.best_move));
+    /// // Three different moves at each depth.
+    /// assert!(lines[3].2 != lines[4].2 && lines[4].2 != lines[5].2 && lines[3].2 != lines[5].2);
+    /// ```
+    pub fn search_with(
+        &mut self,
+        pos: &G,
+        history: &[u64],
+        limits: &Limits,
+        options: &SearchOptions<G::Move>,
         mut observer: impl FnMut(&Info<'_, G::Move>),
     ) -> SearchResult<G::Move> {
         let mut g = pos.clone();
@@ -299,8 +441,10 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.next_check = POLL_INTERVAL.min(self.node_limit);
         self.start = self.clock.now();
+        self.budget_start = self.start;
         self.hard = limits.hard_time;
         self.stop = limits.stop.clone();
+        self.ponder = options.ponder.clone();
 
         let mut result = SearchResult {
             best_move: None,
@@ -315,60 +459,116 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             result.score = Score::from_raw(terminal_value(t, g.side(), 0) as i16);
             return result;
         }
+        // The root moves to search: the legal ones of `options.root_moves`, or all.
+        self.root_only.clear();
+        self.root_only.extend(
+            options
+                .root_moves
+                .iter()
+                .filter(|&&m| g.is_legal(m))
+                .map(|&m| G::move_to_u16(m)),
+        );
+        self.root_only.sort_unstable();
+        self.root_only.dedup();
+        self.root_excluded.clear();
+        let root_count = if self.root_only.is_empty() {
+            let mut moves = G::Moves::default();
+            g.generate(&mut moves);
+            moves.len()
+        } else {
+            self.root_only.len()
+        };
+        let lines = options.lines.clamp(1, root_count.max(1));
         result.best_move = self.fallback_move(&g);
         if self.node_limit == 0 {
             result.interrupted = true;
+            self.end_search();
             return result;
         }
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let mut scores: Vec<Value> = Vec::new();
-        for depth in 1..=max_depth {
+        // A mate search must not miss a defence: no reductions, and no deeper than asked.
+        let saved_config = self.config.clone();
+        let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        if let Some(plies) = options.mate_plies {
+            self.config.late_move_reductions = false;
+            max_depth = max_depth.min(plies.max(1));
+        }
+        // Scores by line, iteration after iteration (for MTD(f)'s first guesses).
+        let mut scores: Vec<Vec<Value>> = vec![Vec::new(); lines];
+        'deepen: for depth in 1..=max_depth {
             if depth > 1 {
-                if let Some(soft) = limits.soft_time {
-                    if self.elapsed() >= soft {
+                if let (Some(soft), Some(used)) = (limits.soft_time, self.budget_used()) {
+                    if used >= soft {
                         break;
                     }
                 }
             }
-            self.root_best = None;
-            let value = match self.config.driver {
-                Driver::AlphaBeta => self.alphabeta(&mut g, depth as i32, 0, -INF, INF),
-                Driver::Mtdf => {
-                    let guess = match scores.len() {
-                        0 => 0,
-                        n if n >= 2 && self.config.guess_from_same_parity => scores[n - 2],
-                        n => scores[n - 1],
-                    };
-                    self.mtdf(&mut g, depth as i32, guess)
+            self.root_excluded.clear();
+            for line in 0..lines {
+                self.root_best = None;
+                self.root_pv.clear();
+                let value = match self.config.driver {
+                    Driver::AlphaBeta => {
+                        let v = self.alphabeta(&mut g, depth as i32, 0, -INF, INF);
+                        self.save_root_pv();
+                        v
+                    }
+                    Driver::Mtdf => {
+                        let history = &scores[line];
+                        let guess = match history.len() {
+                            0 if line > 0 => scores[line - 1].last().copied().unwrap_or(0),
+                            0 => 0,
+                            n if n >= 2 && self.config.guess_from_same_parity => history[n - 2],
+                            n => history[n - 1],
+                        };
+                        self.mtdf(&mut g, depth as i32, guess)
+                    }
+                };
+                if self.stopped {
+                    result.interrupted = true;
+                    break 'deepen;
                 }
-            };
-            if self.stopped {
-                result.interrupted = true;
-                break;
+                scores[line].push(value);
+                let score = Score::from_raw(value as i16);
+                let pv = self.root_line();
+                let best = self.root_best.or_else(|| pv.first().copied());
+                if let Some(mv) = best {
+                    self.root_excluded.push(G::move_to_u16(mv));
+                }
+                if line == 0 {
+                    if best.is_some() {
+                        result.best_move = best;
+                    }
+                    result.score = score;
+                    result.depth = depth;
+                    result.pv.clone_from(&pv);
+                }
+                let time = self.elapsed();
+                let info = Info {
+                    depth,
+                    score,
+                    view: g.view(),
+                    share: g.win_share(score),
+                    multipv: (lines > 1).then_some(line as u32 + 1),
+                    best_move: best,
+                    pv: &pv,
+                    nodes: self.nodes,
+                    nps: nps(self.nodes, time),
+                    time,
+                    table_fill: if self.use_table() {
+                        self.table.fill_permille()
+                    } else {
+                        0
+                    },
+                };
+                observer(&info);
             }
-            scores.push(value);
-            if let Some(mv) = self.root_best {
-                result.best_move = Some(mv);
+            let value = scores[0][scores[0].len() - 1];
+            if let Some(plies) = options.mate_plies {
+                if value >= WIN_BOUND && result.score.plies_to_result().is_some_and(|p| p <= plies)
+                {
+                    break;
+                }
             }
-            result.score = Score::from_raw(value as i16);
-            result.depth = depth;
-            result.pv = self.principal_variation(&mut g, result.best_move, depth as usize + 8);
-            let time = self.elapsed();
-            let info = Info {
-                depth,
-                score: result.score,
-                best_move: result.best_move,
-                pv: &result.pv,
-                nodes: self.nodes,
-                nps: nps(self.nodes, time),
-                time,
-                table_fill: if self.use_table() {
-                    self.table.fill_permille()
-                } else {
-                    0
-                },
-            };
-            observer(&info);
             // A forced result within the searched depth is exact unless reductions may have
             // hidden a defence (they act only where at least 3 plies are left).
             let exact = !self.config.late_move_reductions || depth <= 2;
@@ -383,21 +583,67 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                 break;
             }
         }
+        self.config = saved_config;
+        self.end_search();
         result.nodes = self.nodes;
         result.time = self.elapsed();
         result
+    }
+
+    /// Forgets the per-search root restrictions and flags.
+    fn end_search(&mut self) {
+        self.root_only.clear();
+        self.root_excluded.clear();
+        self.ponder = None;
+    }
+
+    /// Time counted against the budget: since the start, or while pondering none (`None`)
+    /// until the ponder flag is raised, and from then on.
+    fn budget_used(&mut self) -> Option<Duration> {
+        if let Some(flag) = &self.ponder {
+            if !flag.load(Ordering::Relaxed) {
+                return None;
+            }
+            self.ponder = None;
+            self.budget_start = self.clock.now();
+        }
+        Some(self.clock.now().saturating_sub(self.budget_start))
+    }
+
+    /// Whether root move `code` is left out of this root search (kept out of line: the
+    /// hot loop only pays for the `ply == 0` test).
+    #[inline(never)]
+    fn skip_root_move(&self, code: u16) -> bool {
+        !self.root_move_searched(code)
+    }
+
+    /// Whether this root search leaves some moves out.
+    #[inline(never)]
+    fn root_restricted(&self) -> bool {
+        !(self.root_only.is_empty() && self.root_excluded.is_empty())
+    }
+
+    /// Whether root move `code` is searched in this root search.
+    // `any` rather than `contains`: one more caller of `<[u16]>::contains` made the
+    // compiler stop inlining it in the hot move loop (1.5 % more instructions, callgrind).
+    #[allow(clippy::manual_contains)]
+    fn root_move_searched(&self, code: u16) -> bool {
+        (self.root_only.is_empty() || self.root_only.binary_search(&code).is_ok())
+            && !self.root_excluded.iter().any(|&c| c == code)
     }
 
     fn elapsed(&self) -> Duration {
         self.clock.now().saturating_sub(self.start)
     }
 
-    /// A legal move to answer with if not even the first iteration completes.
+    /// A legal move to answer with if not even the first iteration completes (one of the
+    /// root moves the search may play).
     fn fallback_move(&self, g: &G) -> Option<G::Move> {
+        let allowed = |m: G::Move| self.root_move_searched(G::move_to_u16(m));
         if self.use_table() && self.config.table_move {
             if let Some(e) = self.table.probe(g.hash()) {
                 if let Some(m) = G::move_from_u16(e.mv) {
-                    if e.mv != NO_MOVE && g.is_legal(m) {
+                    if e.mv != NO_MOVE && g.is_legal(m) && allowed(m) {
                         return Some(m);
                     }
                 }
@@ -405,46 +651,46 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         }
         let mut caps = G::Moves::default();
         g.generate_captures(&mut caps);
-        if let Some(&m) = caps.iter().max_by_key(|&&m| g.capture_order(m)) {
+        if let Some(&m) = caps
+            .iter()
+            .filter(|&&m| allowed(m))
+            .max_by_key(|&&m| g.capture_order(m))
+        {
             return Some(m);
         }
         let mut moves = G::Moves::default();
         g.generate(&mut moves);
-        moves.first().copied()
+        moves.iter().copied().find(|&m| allowed(m))
     }
 
-    fn principal_variation(
-        &mut self,
-        g: &mut G,
-        first: Option<G::Move>,
-        max: usize,
-    ) -> Vec<G::Move> {
-        let mut pv = Vec::new();
-        let Some(first) = first else { return pv };
-        let mut undos = Vec::new();
-        let mut seen = vec![g.hash()];
-        let mut mv = Some(first);
-        while let Some(m) = mv {
-            if pv.len() >= max || !g.is_legal(m) {
-                break;
-            }
-            undos.push(g.make(m));
-            pv.push(m);
-            let h = g.hash();
-            if seen.contains(&h) || !self.use_table() {
-                break;
-            }
-            seen.push(h);
-            mv = self
-                .table
-                .probe(h)
-                .filter(|e| e.mv != NO_MOVE)
-                .and_then(|e| G::move_from_u16(e.mv));
+    /// Copies the root's line (row 0 of the table) as the iteration's principal variation.
+    fn save_root_pv(&mut self) {
+        self.root_pv.clear();
+        self.root_pv
+            .extend_from_slice(&self.pv_table[0][..self.pv_len[0]]);
+    }
+
+    /// The saved root line as moves (it starts with the best move of the iteration).
+    fn root_line(&self) -> Vec<G::Move> {
+        self.root_pv
+            .iter()
+            .map_while(|&code| G::move_from_u16(code))
+            .collect()
+    }
+
+    /// Records that move `code` is the best so far at `ply`: the node's line becomes the
+    /// move followed by the child's line.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, code: u16) {
+        let end = self.pv_len[ply + 1].max(ply + 1);
+        let (rows, below) = self.pv_table.split_at_mut(ply + 1);
+        let row = &mut rows[ply];
+        row[ply] = code;
+        // Lines are short: a plain loop beats a call to `memcpy`.
+        for (to, from) in row[ply + 1..end].iter_mut().zip(&below[0][ply + 1..end]) {
+            *to = *from;
         }
-        for (m, u) in pv.iter().zip(undos).rev() {
-            g.unmake(*m, u);
-        }
-        pv
+        self.pv_len[ply] = end;
     }
 
     fn mtdf(&mut self, g: &mut G, depth: i32, guess: Value) -> Value {
@@ -461,11 +707,15 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                 upper = f;
             } else {
                 lower = f;
+                // A pass that fails high sets the best move: its line is the iteration's.
+                self.save_root_pv();
             }
             passes += 1;
             if passes > 64 || lower > upper {
                 // Never seen in practice; a full-window search settles it.
-                return self.alphabeta(g, depth, 0, -INF, INF);
+                let v = self.alphabeta(g, depth, 0, -INF, INF);
+                self.save_root_pv();
+                return v;
             }
         }
         f
@@ -486,7 +736,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         }
         self.next_check = (self.nodes + POLL_INTERVAL).min(self.node_limit.max(self.nodes + 1));
         if let Some(hard) = self.hard {
-            if self.elapsed() >= hard {
+            if self.budget_used().is_some_and(|used| used >= hard) {
                 self.stopped = true;
             }
         }
@@ -582,6 +832,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         mut alpha: Value,
         mut beta: Value,
     ) -> Value {
+        self.pv_len[ply] = ply;
         if self.stopped {
             return 0;
         }
@@ -761,9 +1012,10 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                     self.bufs[ply][unpack_index(k)]
                 }
             };
-            let m = Some(m);
-            let Some(m) = m else { break };
             let code = G::move_to_u16(m);
+            if ply == 0 && self.skip_root_move(code) {
+                continue;
+            }
             let v = self.search_move(g, m, depth, ply, alpha, beta, searched);
             if self.stopped {
                 return 0;
@@ -771,6 +1023,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             searched += 1;
             if v > best {
                 best = v;
+                self.update_pv(ply, code);
                 if v > alpha {
                     best_code = code;
                     alpha = v;
@@ -784,7 +1037,8 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                 }
             }
         }
-        if self.use_table() {
+        // A root search restricted to some moves does not know the root's value.
+        if self.use_table() && !(ply == 0 && self.root_restricted()) {
             let lower = if best > alpha0 {
                 to_table(best, ply)
             } else {
@@ -803,7 +1057,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
 
     /// Searches one move of a node: plain, PVS or reduced.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn search_move(
         &mut self,
         g: &mut G,
@@ -843,6 +1097,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         mut alpha: Value,
         beta: Value,
     ) -> Value {
+        self.pv_len[ply] = ply;
         if self.stopped {
             return 0;
         }
@@ -894,6 +1149,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             }
             if v > best {
                 best = v;
+                self.update_pv(ply, G::move_to_u16(m));
                 if v > alpha {
                     alpha = v;
                     if v >= beta {

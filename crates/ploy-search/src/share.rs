@@ -96,6 +96,14 @@ pub fn win_share(pos: &Position, score: Score) -> f64 {
     if pos.variant() != Variant::FreeForAll || score.is_win() || score.is_loss() {
         return two_sided_share(score);
     }
+    seat_share(pos, pos.mover(), score)
+}
+
+/// The free-for-all share of `me` for `score`, his score against all the others.
+pub(crate) fn seat_share(pos: &Position, me: Seat, score: Score) -> f64 {
+    if score.is_win() || score.is_loss() {
+        return two_sided_share(score);
+    }
     let material = crate::EvalParams::default().material;
     let mut by_colour = [0i32; Seat::NUM];
     for (_, piece) in pos.board().pieces() {
@@ -108,7 +116,6 @@ pub fn win_share(pos: &Position, score: Score) -> f64 {
             .map(|c| by_colour[c.index()])
             .sum()
     };
-    let me = pos.mover();
     let mine = controlled(me);
     let others = by_colour.iter().sum::<i32>() - mine;
     let opponents: Vec<Seat> = pos.in_play().iter().filter(|&s| s != me).collect();
@@ -121,6 +128,16 @@ pub fn win_share(pos: &Position, score: Score) -> f64 {
             .iter()
             .map(|&j| f64::from(mine - controlled(j)) + rest),
     )
+}
+
+/// The name of the side to move in `pos`, whose view a search's score takes: the seat of
+/// the player who moves, or in a partnership game his team (`green+yellow`, `red+blue`).
+pub(crate) fn view_of(pos: &Position) -> &'static str {
+    let mover = pos.mover();
+    match pos.variant() {
+        Variant::Partnership => ["green+yellow", "red+blue"][mover.index() & 1],
+        _ => mover.name(),
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,190 @@
+//! The principal variation of every iteration is collected during the search: a legal line
+//! from the root that starts with the iteration's best move and is no longer than the
+//! iteration's depth plus the quiescence plies; in a plain full-window search it leads to a
+//! leaf whose value is the root's score.
+
+mod common;
+
+use common::*;
+use ploy_core::{Position, Rules, Variant};
+use ploy_search::{
+    Config, Driver, EvalPosition, Evaluation, Evaluator, Limits, PloyGame, Score, SearchGame,
+    Searcher, Terminal,
+};
+use proptest::prelude::*;
+
+fn configs() -> Vec<(&'static str, Config)> {
+    let small = Config {
+        table_bytes: 1 << 16,
+        ..Config::default()
+    };
+    vec![
+        ("default", small.clone()),
+        (
+            "exact",
+            Config {
+                table_bytes: 1 << 16,
+                ..Config::exact()
+            },
+        ),
+        (
+            "alphabeta",
+            Config {
+                driver: Driver::AlphaBeta,
+                ..small.clone()
+            },
+        ),
+        (
+            "tiny-table",
+            Config {
+                table_bytes: 64,
+                ..small
+            },
+        ),
+        ("plain", Config::plain()),
+    ]
+}
+
+/// Searches `pos` to `depth` with every configuration and checks every info line's line.
+fn check_lines<G, E>(pos: &G, eval: &E, depth: u32)
+where
+    G: SearchGame + Clone + std::fmt::Debug,
+    E: Evaluator<G> + Clone,
+{
+    for (name, config) in configs() {
+        let bound = |d: u32| d as usize + usize::from(config.max_quiescence);
+        let mut s = Searcher::new(config.clone(), eval.clone());
+        let mut lines = Vec::new();
+        let r = s.search(pos, &[], &Limits::depth(depth), |info| {
+            lines.push((info.depth, info.best_move, info.pv.to_vec()));
+        });
+        for (d, best, pv) in &lines {
+            assert!(!pv.is_empty(), "{name} depth {d}: an empty line on {pos:?}");
+            assert_eq!(Some(pv[0]), *best, "{name} depth {d}: {pv:?} on {pos:?}");
+            assert!(
+                pv.len() <= bound(*d),
+                "{name} depth {d}: {} moves: {pv:?}",
+                pv.len()
+            );
+            let mut g = pos.clone();
+            for (i, &m) in pv.iter().enumerate() {
+                assert!(
+                    g.terminal().is_none() && g.is_legal(m),
+                    "{name} depth {d}: move {i} of {pv:?} is not legal on {pos:?}"
+                );
+                g.make(m);
+            }
+        }
+        if let Some((_, _, last)) = lines.last() {
+            assert_eq!(&r.pv, last, "{name}");
+        }
+    }
+}
+
+/// The value, for the side to move at the root, of the position at the end of `pv`.
+fn leaf_value(root: &Tree, pv: &[u16]) -> i32 {
+    let mut g = root.clone();
+    for &m in pv {
+        g.make(m);
+    }
+    let ply = pv.len() as i32;
+    let own = |v: i32| if g.side() == root.side() { v } else { -v };
+    match g.terminal() {
+        Some(Terminal::Draw) => 0,
+        Some(Terminal::Win(s)) if s == root.side() => i32::from(Score::MATE) - ply,
+        Some(Terminal::Win(_)) => -(i32::from(Score::MATE) - ply),
+        None => own(g.eval()),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn toy_trees(seed in any::<u64>(), depth in 1u32..=5, double in any::<bool>()) {
+        let t = Tree::new(seed, 7, double);
+        let eval = |t: &Tree| t.eval();
+        check_lines(&t, &eval, depth);
+    }
+
+    #[test]
+    fn plain_lines_lead_to_the_score(seed in any::<u64>(), depth in 1u32..=5, double in any::<bool>()) {
+        // Full window, no table, no quiescence: every node on the line is exact.
+        let t = Tree::new(seed, 7, double);
+        if t.terminal().is_none() {
+            let mut s = Searcher::new(Config::plain(), |t: &Tree| t.eval());
+            let r = s.search(&t, &[], &Limits::depth(depth), |_| {});
+            prop_assert_eq!(leaf_value(&t, &r.pv), i32::from(r.score.raw()), "{:?}", r.pv);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    #[test]
+    fn ploy_positions(seed in any::<u64>(), plies in 0u32..60, depth in 1u32..=3) {
+        let pos = EvalPosition::new(random_playout(seed, plies));
+        check_lines(&pos, &Evaluation::default(), depth);
+    }
+
+    #[test]
+    fn four_player_positions(seed in any::<u64>(), plies in 0u32..40, ffa in any::<bool>(), depth in 1u32..=3) {
+        let variant = if ffa { Variant::FreeForAll } else { Variant::Partnership };
+        let mut pos = Position::start(variant, Rules::standard());
+        let mut s = seed;
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            s = mix(s);
+            pos.make_move(moves[(s >> 8) as usize % moves.len()]);
+        }
+        let game = PloyGame::new(pos);
+        check_lines(&game, &Evaluation::default(), depth);
+    }
+}
+
+#[test]
+fn info_lines_say_whose_view_and_share() {
+    let mut s = Searcher::new(Config::default(), Evaluation::default());
+    for (variant, view) in [
+        (Variant::TwoPlayer, "green"),
+        (Variant::FreeForAll, "green"),
+        (Variant::Partnership, "green+yellow"),
+    ] {
+        let g = PloyGame::new(Position::start(variant, Rules::standard()));
+        let mut lines = Vec::new();
+        s.search(&g, &[], &Limits::depth(2), |info| {
+            lines.push(info.to_string())
+        });
+        let prefix = "depth 2 score ";
+        let line = &lines[1];
+        assert!(line.starts_with(prefix), "{line}");
+        assert!(line.contains(&format!(" view {view} share ")), "{line}");
+        let share: u32 = line
+            .split(" share ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|p| p.parse().ok())
+            .expect("a share");
+        match variant {
+            // A quarter each, give or take what the evaluation sees.
+            Variant::FreeForAll => assert!((15..=30).contains(&share), "{line}"),
+            _ => assert!((40..=60).contains(&share), "{line}"),
+        }
+    }
+    // A game without names: no `view`.
+    let t = Tree::new(3, 5, false);
+    let mut s = Searcher::new(Config::default(), |t: &Tree| t.eval());
+    let mut lines = Vec::new();
+    s.search(&t, &[], &Limits::depth(1), |info| {
+        lines.push(info.to_string())
+    });
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.contains(" view ") && l.contains(" share "))
+    );
+}
