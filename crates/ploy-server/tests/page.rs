@@ -280,6 +280,48 @@ fn assert_fits(b: &mut Browser, what: &str) {
     );
 }
 
+/// Accessibility basics of what is on the screen now: the document's language is given,
+/// there is one top heading, and every control a screen reader offers (buttons, links,
+/// fields, lists to choose from, the slider, the board) has a name.
+fn assert_accessible(b: &mut Browser, what: &str) {
+    assert_eq!(
+        b.eval("document.documentElement.lang").unwrap(),
+        json!("en"),
+        "{what}"
+    );
+    let nodes = b.accessible_nodes().unwrap();
+    if std::env::var_os("PLOYD_TEST_LOG").is_some() {
+        eprintln!("{what}: {nodes:?}");
+    }
+    const CONTROLS: &[&str] = &[
+        "button",
+        "link",
+        "textbox",
+        "searchbox",
+        "combobox",
+        "checkbox",
+        "radio",
+        "slider",
+        "spinbutton",
+        "application",
+        "listbox",
+        "image",
+        "img",
+    ];
+    let unnamed: Vec<&(String, String)> = nodes
+        .iter()
+        .filter(|(role, name)| CONTROLS.contains(&role.as_str()) && name.is_empty())
+        .collect();
+    assert!(
+        unnamed.is_empty(),
+        "{what}: controls without a name: {unnamed:?}"
+    );
+    let h1 = b
+        .eval("[...document.querySelectorAll('h1')].filter(h => h.offsetParent !== null).length")
+        .unwrap();
+    assert_eq!(h1, json!(1), "{what}: visible top headings");
+}
+
 fn shoot(b: &mut Browser, name: &str) {
     for (w, h, mobile) in [(1280, 800, false), (390, 844, true)] {
         b.viewport(w, h, mobile).unwrap();
@@ -302,7 +344,12 @@ fn two_players_against_the_bot_by_clicking() {
     let dir = temp_dir("page-2p");
     let server = Server::start(&dir.join("db"), &[]);
     let url = base(&server);
+    b.navigate(&format!("{url}/")).unwrap();
+    b.wait_for("!document.getElementById('signin').hidden", WAIT)
+        .unwrap();
+    assert_accessible(&mut b, "the sign-in form");
     sign_up(&mut b, &url, "alice", "s3cret");
+    assert_accessible(&mut b, "the empty game list");
     shoot(&mut b, "lobby-empty");
     b.click("#nav-new").unwrap();
     b.wait_for(
@@ -310,8 +357,11 @@ fn two_players_against_the_bot_by_clicking() {
         WAIT,
     )
     .unwrap();
+    assert_accessible(&mut b, "the new-game form");
     shoot(&mut b, "new-game");
     let id = new_game(&mut b, "ploy", &[], &["me", "bot"]);
+    wait_turn_or_end(&mut b);
+    assert_accessible(&mut b, "a Ploy game");
     shoot(&mut b, "ploy-2p-start");
     // A few moves, then a picture of a piece picked, its squares marked (the README's).
     let mut rng = Rng(11);
@@ -336,6 +386,7 @@ fn two_players_against_the_bot_by_clicking() {
     b.click(&format!("[data-square={lance}]")).unwrap();
     b.wait_for("!document.getElementById('choices').hidden", WAIT)
         .unwrap();
+    assert_accessible(&mut b, "a Ploy game with a piece picked");
     shoot(&mut b, "ploy-2p-picked");
     b.screenshot_of("#board", &screenshots().join("ploy-board.png"))
         .unwrap();

@@ -346,6 +346,26 @@ impl Browser {
         Ok(())
     }
 
+    /// The nodes of the page's accessibility tree that a screen reader sees (ignored nodes
+    /// left out), as `(role, name)` pairs.
+    ///
+    /// # Errors
+    /// The browser refuses.
+    pub fn accessible_nodes(&mut self) -> Result<Vec<(String, String)>, Error> {
+        let r = self.call("Accessibility.getFullAXTree", json!({}))?;
+        let nodes = r["nodes"].as_array().ok_or("no accessibility nodes")?;
+        Ok(nodes
+            .iter()
+            .filter(|n| n["ignored"] != json!(true))
+            .map(|n| {
+                (
+                    n["role"]["value"].as_str().unwrap_or("").to_owned(),
+                    n["name"]["value"].as_str().unwrap_or("").trim().to_owned(),
+                )
+            })
+            .collect())
+    }
+
     /// Saves a PNG of the element matching `selector` (at the current viewport) to `path`.
     ///
     /// # Errors
