@@ -1,20 +1,21 @@
 // The Pente board module of ployd's page (see app.js for the module interface).
 //
-// A DRAFT: the server has no Pente adapter yet. The module is written against the JSON
-// that the adapter's `render_json` is to give (the `position` of the game state):
+// It draws the grid from the server's JSON of a Pente game (the `position` of the game
+// state):
 //
-//   {"size": 9,                                   board side, odd, 7..19
-//    "stones": [{"point": "E5", "colour": "white"}, ...],
-//    "captures": {"white": 2, "black": 0},        stones each colour has captured
-//    "to_move": "black",                          or null once the game is over
+//   {"size": 9,                                    board side, odd, 7..19
+//    "columns": ["A", "B", ..., "J"],              column letters (pente.org: no I)
+//    "stones": [{"point": "E5", "col": 4, "row": 4, "colour": "white"}, ...],
+//    "captures": {"white": 2, "black": 0},         stones each colour has captured
+//    "turn": "black",                              the colour to move
 //    "tournament_rule": true,
-//    "forbidden": ["D4", "D5", ...],              empty points the tournament rule forbids
-//                                                 to the player to move now (else [])
-//    "last_move": {"move": "F6", "colour": "black", "captured": ["G7", "H8"]},  or null
-//    "five": ["E5", "F5", "G5", "H5", "J5"]}      a winning line, or []
+//    "last_move": {"move": "H5", "colour": "white", "captured": ["F5", "G5"]},  or null
+//    "winning_line": ["E5", "F5", "G5", "H5", "J5"]}   a line of five or more, or []
 //
-// Points are written pente.org's way: columns A..T without I, rows from 1 at the bottom.
-// `legal` (the game state's) lists the points a stone may go on now.
+// and plays the points of `legal` (the game state's). While the game goes on, an empty point
+// that is not in `legal` is one the rules forbid at that move (the first stone on the
+// tournament rule's middle for White's second stone): those are greyed. When only one point
+// is legal (the first stone, on the centre), it is marked instead.
 'use strict';
 
 (function () {
@@ -61,7 +62,11 @@
     name: 'Pente',
 
     title(view) {
-      const size = view.position && view.position.size;
+      let size = view.position && view.position.size;
+      for (const o of view.options || []) {
+        const m = /^-(?:size|board_size)=(\d+)$/.exec(o);
+        if (!size && m) size = Number(m[1]);
+      }
       return 'Pente' + (size ? ' ' + size + '×' + size : '');
     },
 
@@ -129,7 +134,15 @@
       }
       this.stones = new Map((this.pos.stones || []).map((s) => [s.point, s.colour]));
       this.legal = new Set(view.legal || []);
-      this.forbidden = new Set(this.pos.forbidden || []);
+      this.forbidden = new Set();
+      if (view.status === 'active' && this.legal.size > 1) {
+        for (let c = 0; c < this.size; c++) {
+          for (let r = 0; r < this.size; r++) {
+            const p = pointName(c, r);
+            if (!this.stones.has(p) && !this.legal.has(p)) this.forbidden.add(p);
+          }
+        }
+      }
       this.draw();
     }
 
@@ -154,6 +167,10 @@
         const [x, y] = this.xy(p);
         s.append(svg('rect', { x: x - GAP / 2 + 3, y: y - GAP / 2 + 3, width: GAP - 6, height: GAP - 6, fill: '#6b6b6b', 'fill-opacity': 0.45, rx: 6, class: 'forbidden', 'data-forbidden': p }));
       }
+      if (this.legal.size === 1 && this.ctx && this.ctx.live && this.view.status === 'active') {
+        const [x, y] = this.xy([...this.legal][0]);
+        s.append(svg('circle', { cx: x, cy: y, r: 10, fill: '#1f5fbf', 'fill-opacity': 0.8, stroke: '#fff', 'stroke-width': 2.5, class: 'playable', 'data-playable': [...this.legal][0] }));
+      }
       const last = this.pos.last_move;
       for (const p of (last && last.captured) || []) {
         const [x, y] = this.xy(p);
@@ -167,13 +184,14 @@
         const g = stone(colour, 21);
         g.setAttribute('transform', `translate(${x} ${y})`);
         g.setAttribute('data-stone', p);
+        g.append(svg('title', { text: (colour === 'white' ? 'White' : 'Black') + ' stone on ' + p }));
         s.append(g);
       }
       if (last && this.stones.has(last.move)) {
         const [x, y] = this.xy(last.move);
         s.append(svg('circle', { cx: x, cy: y, r: 6, fill: '#d23b2b', class: 'last-move' }));
       }
-      const five = this.pos.five || [];
+      const five = this.pos.winning_line || [];
       if (five.length > 1) {
         const [x1, y1] = this.xy(five[0]);
         const [x2, y2] = this.xy(five[five.length - 1]);
@@ -203,10 +221,10 @@
       }
       if (this.stones.has(p)) {
         this.host.explain(p + ' already holds a stone.');
-      } else if (this.forbidden.has(p)) {
-        this.host.explain('The tournament rule: White\'s second stone must be at least three points from the centre; ' + p + ' is nearer.');
       } else if (this.legal.size === 1) {
         this.host.explain('The first stone goes on the centre, ' + [...this.legal][0] + '.');
+      } else if (this.forbidden.has(p)) {
+        this.host.explain('The tournament rule: White\'s second stone must be at least three points from the centre; ' + p + ' is nearer.');
       } else {
         this.host.explain(p + ' is not a legal point now.');
       }

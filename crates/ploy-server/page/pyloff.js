@@ -1,29 +1,32 @@
 // The Pyloff board module of ployd's page (see app.js for the module interface).
 //
-// A DRAFT: the server has no Pyloff adapter yet. The module is written against the JSON
-// that the adapter's `render_json` is to give (the `position` of the game state). A point
-// is {"cell": "c3", "level": k, "i": i, "j": j}: level 0 is the board; the point (k, i, j)
-// sits in the cell at column x = 2i + k (letter a, b, ...) and row y = 2j + k (1 at the
-// bottom).
+// It draws the pyramid from the server's JSON of a Pyloff game (the `position` of the game
+// state). A point is {"cell": "c3", "level": k, "i": i, "j": j}: level 0 is the board; the
+// point (k, i, j) sits in the cell at column x = 2i + k (letter a, b, ...) and row
+// y = 2j + k (1 at the bottom), so a piece on an upper level is drawn between the four it
+// rests on.
 //
-//   {"size": 4,
-//    "players": 2,
-//    "pieces": [{"cell": "a1", "level": 0, "i": 0, "j": 0, "player": 1, "buried": false}, ...],
-//    "playable": [{"cell": "c1", "level": 0, "i": 1, "j": 0}, ...],  the placements legal
-//                                                 for the player to move now ([] when over)
-//    "scores": [3, 2],                            pieces on the board, player 1 first
-//    "to_move": 1,                                the player number, or null once over
+//   {"size": 4, "players": 2, "rules": "default",
+//    "symbols": ["x", "o"],                        each player's mark
+//    "status": "place",                            or "must_pass", "over", "capped"
+//    "player_to_move": 1,                          or null once over
 //    "swap_allowed": false,
+//    "moves_made": 8, "move_cap": 120,
+//    "scores": [3, 2],                             pieces on the board, player 1 first
+//    "pieces": [{"cell": "a1", "level": 0, "i": 0, "j": 0, "player": 1, "seat": 0,
+//                "buried": false}, ...],
 //    "last_move": {"move": "c3", "player": 2,
-//                  "removed": [{"cell": "a1", "level": 0, "i": 0, "j": 0}, ...]}   or null}
+//                  "captured": [{"cell": "a1", "level": 0, "i": 0, "j": 0}, ...]}  or null}
 //
-// Players 1..4 are seats 0..3. `legal` (the game state's) lists the cells, and `swap`.
+// `legal` (the game state's) lists the cells one may place on now (and `swap`); the point a
+// cell's placement takes is the lowest free point of the cell. Players 1..4 are seats 0..3.
 'use strict';
 
 (function () {
   const SVGNS = 'http://www.w3.org/2000/svg';
   const G = 36; // half the distance between two board points
-  const M = 66;
+  const M = 62; // left and bottom margin (labels)
+  const T = 42; // top and right margin
   const PLAYERS = [
     { fill: '#c8372d', ink: '#fff', mark: '×', name: 'x' },
     { fill: '#f7f5ef', ink: '#1d1d1f', mark: '○', name: 'o' },
@@ -68,7 +71,11 @@
     name: 'Pyloff',
 
     title(view) {
-      const size = view.position && view.position.size;
+      let size = view.position && view.position.size;
+      for (const o of view.options || []) {
+        const m = /^-(?:size|board_size)=(\d+)$/.exec(o);
+        if (!size && m) size = Number(m[1]);
+      }
       return 'Pyloff' + (size ? ', size ' + size : '');
     },
 
@@ -108,7 +115,9 @@
         this.draw();
       });
       label.append(this.levelSelect);
-      controls.append(label);
+      this.count = document.createElement('span');
+      this.count.className = 'move-count';
+      controls.append(label, this.count);
       this.svg = svg('svg', {
         role: 'application', tabindex: '0', 'aria-roledescription': 'board',
         'aria-label': 'Pyloff board. Arrow keys move the cursor over the cells; Enter or Space places a piece.',
@@ -135,7 +144,7 @@
     }
 
     xy(x, y) {
-      return [M + x * G, M + (2 * this.size - 2 - y) * G];
+      return [M + x * G, T + (2 * this.size - 2 - y) * G];
     }
 
     update(view, ctx) {
@@ -157,16 +166,24 @@
           this.levelSelect.append(o);
         }
       }
+      const made = this.pos.moves_made;
+      const cap = this.pos.move_cap;
+      this.count.textContent = made !== undefined && cap ? made + ' of at most ' + cap + ' moves' : '';
       this.occupied = new Map();
       for (const p of this.pos.pieces || []) this.occupied.set(p.level + ',' + p.i + ',' + p.j, p);
-      this.playable = new Map((this.pos.playable || []).map((p) => [p.cell, p]));
+      this.playable = new Map();
+      for (const cell of view.legal || []) {
+        if (cell === 'swap' || cell === 'pass') continue;
+        const free = this.pointsOf(cell).find((p) => !this.occupied.has(p.level + ',' + p.i + ',' + p.j));
+        if (free) this.playable.set(cell, free);
+      }
       this.draw();
       this.drawChoices();
     }
 
     draw() {
       const n = this.size;
-      const side = M * 2 + (2 * n - 2) * G;
+      const side = M + T + (2 * n - 2) * G;
       const s = this.svg;
       s.setAttribute('viewBox', `0 0 ${side} ${side}`);
       s.replaceChildren();
@@ -187,7 +204,7 @@
       }
       const top = this.shownLevels === null ? n : this.shownLevels;
       const last = this.pos.last_move;
-      for (const p of (last && last.removed) || []) {
+      for (const p of (last && (last.captured || last.removed)) || []) {
         const [x, y] = this.xy(2 * p.i + p.level, 2 * p.j + p.level);
         s.append(svg('path', { d: `M${x - 12},${y - 12} L${x + 12},${y + 12} M${x + 12},${y - 12} L${x - 12},${y + 12}`, stroke: '#b3261e', 'stroke-width': 4, opacity: 0.6, class: 'removed', 'data-removed': p.cell }));
       }
@@ -202,6 +219,7 @@
         const g = ball(p.player, G * 0.95, p.buried);
         g.setAttribute('transform', `translate(${x} ${y})`);
         g.setAttribute('data-piece', p.cell + '@' + p.level);
+        g.append(svg('title', { text: 'Player ' + p.player + ' (' + this.symbol(p.player) + ') on ' + p.cell + (p.level ? ', level ' + p.level : '') + (p.buried ? ', buried' : '') }));
         s.append(g);
       }
       if (last && last.move && this.occupiedCell(last.move)) {
@@ -226,6 +244,11 @@
           s.append(svg('rect', { x: px - G / 2, y: py - G / 2, width: G, height: G, fill: 'transparent', 'data-cell': cellName(x, y) }));
         }
       }
+    }
+
+    symbol(player) {
+      const symbols = this.pos.symbols || [];
+      return symbols[player - 1] || PLAYERS[(player - 1) % 4].mark;
     }
 
     occupiedCell(cell) {

@@ -935,16 +935,17 @@ fn draft_modules_draw_sample_positions_of_pente_and_pyloff() {
     }
     assert_eq!((legal.len(), forbidden.len()), (56, 23));
     let pente = json!({
-        "game": "pente", "ply": 2, "legal": legal,
+        "game": "pente", "ply": 2, "status": "active", "legal": legal,
         "position": {
             "size": 9,
-            "stones": [{"point": "E5", "colour": "white"}, {"point": "F6", "colour": "black"}],
+            "columns": cols.chars().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "stones": [{"point": "E5", "col": 4, "row": 4, "colour": "white"},
+                       {"point": "F6", "col": 5, "row": 5, "colour": "black"}],
             "captures": {"white": 0, "black": 0},
-            "to_move": "white",
+            "turn": "white",
             "tournament_rule": true,
-            "forbidden": forbidden,
             "last_move": {"move": "F6", "colour": "black", "captured": []},
-            "five": []
+            "winning_line": []
         }
     });
     mount(&mut b, "pente", &pente);
@@ -968,7 +969,7 @@ fn draft_modules_draw_sample_positions_of_pente_and_pyloff() {
 
     // Pyloff size 4: six pieces on the board, two on level 1 over them.
     let pt = |cell: &str, level: u32, i: u32, j: u32| json!({"cell": cell, "level": level, "i": i, "j": j});
-    let piece = |cell: &str, level: u32, i: u32, j: u32, player: u32| json!({"cell": cell, "level": level, "i": i, "j": j, "player": player, "buried": false});
+    let piece = |cell: &str, level: u32, i: u32, j: u32, player: u32| json!({"cell": cell, "level": level, "i": i, "j": j, "player": player, "seat": player - 1, "buried": false});
     let playable: Vec<Value> = [
         ("g1", 3, 0),
         ("g3", 3, 1),
@@ -985,18 +986,17 @@ fn draft_modules_draw_sample_positions_of_pente_and_pyloff() {
     .map(|&(c, i, j)| pt(c, 0, i, j))
     .collect();
     let pyloff = json!({
-        "game": "pyloff", "ply": 8,
+        "game": "pyloff", "ply": 8, "status": "active",
         "legal": playable.iter().map(|p| p["cell"].clone()).collect::<Vec<_>>(),
         "position": {
-            "size": 4, "players": 2,
+            "size": 4, "players": 2, "rules": "default", "symbols": ["x", "o"],
+            "status": "place", "player_to_move": 1, "swap_allowed": false,
+            "moves_made": 8, "move_cap": 120,
             "pieces": [piece("a1", 0, 0, 0, 1), piece("c1", 0, 1, 0, 2), piece("e1", 0, 2, 0, 1),
                        piece("a3", 0, 0, 1, 2), piece("c3", 0, 1, 1, 1), piece("e3", 0, 2, 1, 2),
                        piece("b2", 1, 0, 0, 1), piece("d2", 1, 1, 0, 2)],
-            "playable": playable,
             "scores": [4, 4],
-            "to_move": 1,
-            "swap_allowed": false,
-            "last_move": {"move": "d2", "player": 2, "removed": []}
+            "last_move": {"move": "d2", "player": 2, "captured": []}
         }
     });
     mount(&mut b, "pyloff", &pyloff);
