@@ -306,10 +306,11 @@
         return;
       }
       const k = free.level;
+      const below = free === points[0] ? '' : 'The point of ' + cell + ' on level ' + points[0].level + ' is taken; ';
       if (k > 0) {
         const under = [[0, 0], [1, 0], [0, 1], [1, 1]].filter(([a, b]) => !this.occupied.has(k - 1 + ',' + (free.i + a) + ',' + (free.j + b)));
         if (under.length) {
-          this.host.explain('The point of ' + cell + ' on level ' + k + ' needs all four pieces under it; ' + under.length + (under.length === 1 ? ' is' : ' are') + ' missing.');
+          this.host.explain((below || 'The ') + (below ? 'the ' : '') + 'point of ' + cell + ' on level ' + k + ' needs all four pieces under it; ' + under.length + (under.length === 1 ? ' is' : ' are') + ' missing.');
           return;
         }
       }

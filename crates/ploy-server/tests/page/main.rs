@@ -6,8 +6,12 @@
 //! Without Chromium the tests print a notice and pass; with `CI=true` they fail instead.
 //! The tests share one lock, so only one browser runs at a time.
 
+#[path = "../cdp/mod.rs"]
 mod cdp;
+#[path = "../common/mod.rs"]
 mod common;
+mod pente;
+mod pyloff;
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -326,7 +330,7 @@ fn shoot(b: &mut Browser, name: &str) {
     for (w, h, mobile) in [(1280, 800, false), (390, 844, true)] {
         b.viewport(w, h, mobile).unwrap();
         std::thread::sleep(Duration::from_millis(150));
-        if name.starts_with("ploy") {
+        if name.starts_with("ploy") || name.starts_with("pente") || name.starts_with("pyloff") {
             assert_fits(b, &format!("{name} at {w}x{h}"));
         }
         b.screenshot(&screenshots().join(format!("{name}-{w}x{h}.png")))
@@ -435,6 +439,57 @@ fn square_xy(b: &mut Browser, sq: &str) -> (i64, i64) {
     )
 }
 
+/// Tabs from the top of the page until the board has the focus.
+fn tab_to_board(b: &mut Browser) {
+    b.eval("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); true")
+        .unwrap();
+    for _ in 0..40 {
+        b.key("Tab").unwrap();
+        if b.eval("document.activeElement === document.querySelector('#board svg')")
+            .unwrap()
+            == json!(true)
+        {
+            return;
+        }
+    }
+    panic!("Tab never reaches the board");
+}
+
+/// Presses the arrow keys: `dx` to the right (left when negative), `dy` up (down).
+fn arrows(b: &mut Browser, dx: i64, dy: i64) {
+    for _ in 0..dx.abs() {
+        b.key(if dx > 0 { "ArrowRight" } else { "ArrowLeft" })
+            .unwrap();
+    }
+    for _ in 0..dy.abs() {
+        b.key(if dy > 0 { "ArrowUp" } else { "ArrowDown" }).unwrap();
+    }
+}
+
+/// Waits until the page has `n` moves of the game, within `within`.
+fn wait_moves(b: &mut Browser, n: usize, within: Duration) {
+    b.wait_for(
+        &format!("window.ployd.latest() && window.ployd.latest().moves_played === {n}"),
+        within,
+    )
+    .unwrap_or_else(|e| panic!("the page never had {n} moves: {e}"));
+}
+
+/// A click that is not a move: explained (the explanation contains `why`) and not sent.
+fn click_refused(b: &mut Browser, selector: &str, why: &str) {
+    let before = latest(b)["moves_played"].clone();
+    b.click(selector).unwrap();
+    let text = b
+        .eval("document.getElementById('explain').textContent")
+        .unwrap();
+    assert!(
+        text.as_str().unwrap().contains(why),
+        "clicking {selector}: {text}"
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(latest(b)["moves_played"], before, "{selector} was sent");
+}
+
 /// Moves the board's cursor to `sq` with the arrow keys.
 fn cursor_to(b: &mut Browser, sq: &str) {
     let cur = b
@@ -496,21 +551,7 @@ fn keyboard_move(b: &mut Browser, kind: &str) {
         .unwrap_or_else(|| panic!("no {kind} move in {legal:?}"))
         .clone();
     let (from, to, _) = split(&mv);
-    // Tab from the top of the page to the board.
-    b.eval("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); true")
-        .unwrap();
-    let mut focused = false;
-    for _ in 0..40 {
-        b.key("Tab").unwrap();
-        if b.eval("document.activeElement === document.querySelector('#board svg')")
-            .unwrap()
-            == json!(true)
-        {
-            focused = true;
-            break;
-        }
-    }
-    assert!(focused, "Tab never reaches the board");
+    tab_to_board(b);
     cursor_to(b, &from);
     b.key("Enter").unwrap();
     b.wait_for(
@@ -855,6 +896,24 @@ fn a_move_from_another_client_appears_live() {
         WAIT,
     )
     .unwrap();
+}
+
+/// Pente and Pyloff against another player who moves through the API: the moves arrive on
+/// the open page within 2 s; a Pente capture is shown; a forced Pyloff pass is played by the
+/// server and shown.
+#[test]
+fn pente_capture_and_pyloff_pass_against_another_player() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(mut b) = browser_or_skip("pente_capture_and_pyloff_pass_against_another_player")
+    else {
+        return;
+    };
+    let dir = temp_dir("page-others");
+    let server = Server::start(&dir.join("db"), &[]);
+    signup(server.addr, "bob", "hunter2");
+    sign_up(&mut b, &base(&server), "alice", "s3cret");
+    pente::pente_capture_against_another_player(&mut b, &server);
+    pyloff::pyloff_forced_pass_against_another_player(&mut b, &server);
 }
 
 /// Mounts the board module of `game` in a box on the page, with a host that records the
