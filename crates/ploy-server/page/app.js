@@ -739,6 +739,7 @@
     $('reject').hidden = !(seated && active) || iOffer || offers.length === 0;
     $('resign').hidden = !(seated && active);
     $('flip').hidden = !mod.flipFor;
+    $('typed-move').placeholder = mod.moveExample || '';
 
     g.board.update(shown, ctx);
   }

@@ -22,7 +22,8 @@
   const SVGNS = 'http://www.w3.org/2000/svg';
   const COLUMNS = 'ABCDEFGHJKLMNOPQRST';
   const GAP = 50;
-  const MARGIN = 48;
+  const MARGIN = 48; // left and bottom (labels)
+  const EDGE = 32; // top and right
 
   function svg(tag, attrs) {
     const e = document.createElementNS(SVGNS, tag);
@@ -60,6 +61,7 @@
 
   const Pente = {
     name: 'Pente',
+    moveExample: 'K10',
 
     title(view) {
       let size = view.position && view.position.size;
@@ -120,7 +122,7 @@
 
     xy(p) {
       const [c, r] = parsePoint(p);
-      return [MARGIN + c * GAP, MARGIN + (this.size - 1 - r) * GAP];
+      return [MARGIN + c * GAP, EDGE + (this.size - 1 - r) * GAP];
     }
 
     update(view, ctx) {
@@ -148,20 +150,25 @@
 
     draw() {
       const n = this.size;
-      const side = MARGIN * 2 + (n - 1) * GAP;
+      const side = MARGIN + EDGE + (n - 1) * GAP;
       const s = this.svg;
       s.setAttribute('viewBox', `0 0 ${side} ${side}`);
       s.replaceChildren();
       s.append(svg('rect', { x: 0, y: 0, width: side, height: side, fill: '#e2b86b', rx: 8 }));
+      const font = { 'font-size': 20, fill: '#3d2d12', 'font-family': 'system-ui, sans-serif' };
       for (let i = 0; i < n; i++) {
-        const a = MARGIN + i * GAP;
-        s.append(svg('line', { x1: MARGIN, y1: a, x2: MARGIN + (n - 1) * GAP, y2: a, stroke: '#5a4320', 'stroke-width': 2 }));
-        s.append(svg('line', { x1: a, y1: MARGIN, x2: a, y2: MARGIN + (n - 1) * GAP, stroke: '#5a4320', 'stroke-width': 2 }));
-        s.append(svg('text', { x: a, y: side - 12, 'text-anchor': 'middle', 'font-size': 20, fill: '#3d2d12', 'font-family': 'system-ui, sans-serif', text: COLUMNS[i] }));
-        s.append(svg('text', { x: 18, y: MARGIN + (n - 1 - i) * GAP, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': 20, fill: '#3d2d12', 'font-family': 'system-ui, sans-serif', text: String(i + 1) }));
+        const [x0, y0] = this.xy(pointName(0, i));
+        const [x1] = this.xy(pointName(n - 1, i));
+        const [cx, top] = this.xy(pointName(i, n - 1));
+        const [, bottom] = this.xy(pointName(i, 0));
+        s.append(svg('line', { x1: x0, y1: y0, x2: x1, y2: y0, stroke: '#5a4320', 'stroke-width': 2 }));
+        s.append(svg('line', { x1: cx, y1: top, x2: cx, y2: bottom, stroke: '#5a4320', 'stroke-width': 2 }));
+        s.append(svg('text', Object.assign({ x: cx, y: side - 12, 'text-anchor': 'middle', text: COLUMNS[i] }, font)));
+        s.append(svg('text', Object.assign({ x: 20, y: y0, 'text-anchor': 'middle', 'dominant-baseline': 'central', text: String(i + 1) }, font)));
       }
       const mid = (n - 1) / 2;
-      s.append(svg('circle', { cx: MARGIN + mid * GAP, cy: MARGIN + mid * GAP, r: 6, fill: '#5a4320' }));
+      const [mx, my] = this.xy(pointName(mid, mid));
+      s.append(svg('circle', { cx: mx, cy: my, r: 6, fill: '#5a4320' }));
       // The tournament rule's forbidden points, greyed.
       for (const p of this.forbidden) {
         const [x, y] = this.xy(p);

@@ -170,6 +170,7 @@
 
   const Ploy = {
     name: 'Ploy',
+    moveExample: 'e3-e4',
 
     title(view) {
       return 'Ploy, ' + variantWords(view);

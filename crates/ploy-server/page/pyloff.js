@@ -69,6 +69,7 @@
 
   const Pyloff = {
     name: 'Pyloff',
+    moveExample: 'c3',
 
     title(view) {
       let size = view.position && view.position.size;
@@ -212,11 +213,13 @@
       for (const p of pieces) {
         if (p.level >= top) continue;
         const [x, y] = this.xy(2 * p.i + p.level, 2 * p.j + p.level);
+        // Each level a little smaller, so that the pieces under it show.
+        const r = G * (0.95 - 0.08 * Math.min(p.level, 5));
         if (p.level > 0) {
           // A shadow on the pieces below, so that the stack reads as a stack.
-          s.append(svg('circle', { cx: x + 4, cy: y + 5, r: G * 0.95, fill: '#000', 'fill-opacity': 0.28 }));
+          s.append(svg('circle', { cx: x + 4, cy: y + 5, r, fill: '#000', 'fill-opacity': 0.28 }));
         }
-        const g = ball(p.player, G * 0.95, p.buried);
+        const g = ball(p.player, r, p.buried);
         g.setAttribute('transform', `translate(${x} ${y})`);
         g.setAttribute('data-piece', p.cell + '@' + p.level);
         g.append(svg('title', { text: 'Player ' + p.player + ' (' + this.symbol(p.player) + ') on ' + p.cell + (p.level ? ', level ' + p.level : '') + (p.buried ? ', buried' : '') }));
