@@ -409,6 +409,8 @@
       const first = box.querySelector('select');
       if (first) first.value = 'me';
     }
+    // What the seats were drawn for (the browser tests wait for it).
+    box.setAttribute('data-for', [t.name, ...setup.options].join(' '));
   }
 
   function seatChanged(i) {

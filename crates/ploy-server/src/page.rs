@@ -7,10 +7,8 @@
 //! - `index.html`, `page.css`: the page and its style;
 //! - `app.js`: sign-in, the game list, challenges, the game view (players, move list with a
 //!   slider, live updates, draw offers, resignation) and the board-module registry;
-//! - `ploy.js`: the Ploy board module (every variant), drawn in SVG;
-//! - `pente.js`, `pyloff.js`: drafts of the Pente and Pyloff board modules, written against
-//!   the JSON their server adapters are to give (each file's head describes it); the server
-//!   plays neither game yet;
+//! - `ploy.js`, `pente.js`, `pyloff.js`: the board modules of Ploy (every variant), Pente
+//!   and Pyloff, drawn in SVG from each game's JSON (each file's head describes it);
 //! - a game without a module of its own is shown by a generic one in `app.js`: its text
 //!   board and its legal moves as buttons.
 //!

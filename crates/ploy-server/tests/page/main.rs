@@ -85,9 +85,21 @@ fn new_game(b: &mut Browser, game: &str, options: &[(&str, &str)], seats: &[&str
         ))
         .unwrap();
     }
-    let n = seats.len();
+    // The seats drawn for this game and these options (seats past `seats` keep their
+    // defaults: "nobody" where a seat may stay empty).
+    let mut drawn_for = vec![game.to_owned()];
+    drawn_for.extend(options.iter().map(|(name, value)| {
+        if value.is_empty() {
+            format!("-{name}")
+        } else {
+            format!("-{name}={value}")
+        }
+    }));
+    let drawn_for = drawn_for.join(" ");
     b.wait_for(
-        &format!("document.querySelectorAll('#new-seat-fields .seat-row').length === {n}"),
+        &format!(
+            "document.getElementById('new-seat-fields').getAttribute('data-for') === {drawn_for:?}"
+        ),
         WAIT,
     )
     .unwrap();
@@ -705,6 +717,8 @@ fn four_players_with_bot_seats_by_clicking() {
     illegal_clicks_are_explained(&mut b);
     keyboard_move(&mut b, "turn");
     shoot(&mut b, "ploy-ffa");
+    b.screenshot_of("#board", &screenshots().join("ploy-four-board.png"))
+        .unwrap();
     let end = play_to_the_end(&mut b, 5, 200);
     assert_eq!(end["status"], "over");
     shoot(&mut b, "ploy-ffa-over");

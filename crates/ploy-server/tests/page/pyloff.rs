@@ -147,10 +147,12 @@ fn pyloff_against_the_bot_by_clicking() {
             .iter()
             .filter(|p| p["level"] != json!(0))
             .count();
-        if !levels_checked && upper >= 2 {
+        if !levels_checked && upper >= 3 {
             // Hiding the upper levels leaves the board's pieces only.
             let all = view["position"]["pieces"].as_array().unwrap().len();
             shoot(&mut b, "pyloff-levels");
+            b.screenshot_of("#board svg", &screenshots().join("pyloff-board.png"))
+                .unwrap();
             b.eval("(() => { const s = document.getElementById('pyloff-levels'); s.value = '1'; s.dispatchEvent(new Event('change')); return true; })()")
                 .unwrap();
             let shown = b
@@ -170,7 +172,7 @@ fn pyloff_against_the_bot_by_clicking() {
     }
     let end = end.unwrap_or_else(|| wait_turn_or_end(&mut b));
     assert_eq!(end["status"], "over", "the game did not end");
-    assert!(levels_checked, "no two pieces ever stood on upper levels");
+    assert!(levels_checked, "no three pieces ever stood on upper levels");
     assert!(!end["result"].as_str().unwrap().is_empty());
     // The scores are shown per player.
     let scores = end["position"]["scores"].clone();
@@ -193,8 +195,6 @@ fn pyloff_against_the_bot_by_clicking() {
     )
     .unwrap();
     shoot(&mut b, "pyloff-over");
-    b.screenshot_of("#board", &screenshots().join("pyloff-board.png"))
-        .unwrap();
 
     b.reload().unwrap();
     b.wait_for(
