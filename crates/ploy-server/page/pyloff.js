@@ -15,11 +15,14 @@
 //    "scores": [3, 2],                             pieces on the board, player 1 first
 //    "pieces": [{"cell": "a1", "level": 0, "i": 0, "j": 0, "player": 1, "seat": 0,
 //                "buried": false}, ...],
+//    "targets": [{"cell": "c1", "level": 0, "i": 1, "j": 0}, ...],   where each legal
+//                                                  placement goes ([] once over)
 //    "last_move": {"move": "c3", "player": 2,
 //                  "captured": [{"cell": "a1", "level": 0, "i": 0, "j": 0}, ...]}  or null}
 //
 // `legal` (the game state's) lists the cells one may place on now (and `swap`); the point a
-// cell's placement takes is the lowest free point of the cell. Players 1..4 are seats 0..3.
+// cell's placement takes is the lowest free point of the cell (`targets`). Players 1..4 are
+// seats 0..3.
 'use strict';
 
 (function () {
@@ -172,11 +175,17 @@
       this.count.textContent = made !== undefined && cap ? made + ' of at most ' + cap + ' moves' : '';
       this.occupied = new Map();
       for (const p of this.pos.pieces || []) this.occupied.set(p.level + ',' + p.i + ',' + p.j, p);
+      // Where each legal placement goes: the server's `targets`, else the lowest free point
+      // of each legal cell.
       this.playable = new Map();
-      for (const cell of view.legal || []) {
-        if (cell === 'swap' || cell === 'pass') continue;
-        const free = this.pointsOf(cell).find((p) => !this.occupied.has(p.level + ',' + p.i + ',' + p.j));
-        if (free) this.playable.set(cell, free);
+      if (Array.isArray(this.pos.targets)) {
+        for (const p of this.pos.targets) this.playable.set(p.cell, p);
+      } else {
+        for (const cell of view.legal || []) {
+          if (cell === 'swap' || cell === 'pass') continue;
+          const free = this.pointsOf(cell).find((p) => !this.occupied.has(p.level + ',' + p.i + ',' + p.j));
+          if (free) this.playable.set(cell, free);
+        }
       }
       this.draw();
       this.drawChoices();
