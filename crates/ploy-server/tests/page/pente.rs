@@ -250,4 +250,39 @@ pub(crate) fn pente_capture_against_another_player(b: &mut Browser, server: &Ser
         "{note}"
     );
     shoot(b, "pente-capture");
+
+    // The slider: the empty board, then the position before the capture, then the present.
+    b.click("#first").unwrap();
+    b.wait_for("window.ployd.shown().ply === 0", WAIT).unwrap();
+    assert_eq!(shown_list(b, "data-stone"), Vec::<String>::new());
+    b.click("#moves li:nth-child(4) button").unwrap();
+    b.wait_for("window.ployd.shown().ply === 4", WAIT).unwrap();
+    assert_eq!(shown_list(b, "data-stone"), ["B2", "E5", "F5", "G5"]);
+    click_refused(b, "[data-point=H5]", "looking at the position after move 4");
+    b.click("#last").unwrap();
+    b.wait_for("window.ployd.shown() === window.ployd.latest()", WAIT)
+        .unwrap();
+    assert_eq!(shown_list(b, "data-stone"), ["B2", "E5", "H5"]);
+
+    // bob offers a draw through the API; alice's page offers to accept it, and she does.
+    let r = post(
+        server.addr,
+        &format!("/api/games/{id}/propose"),
+        &json!({"userid": "bob", "password": "hunter2"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    b.wait_for(
+        "!document.getElementById('accept').hidden",
+        Duration::from_secs(2),
+    )
+    .unwrap();
+    b.click("#accept").unwrap();
+    b.wait_for(
+        "window.ployd.latest().status === 'over' \
+         && document.getElementById('game-status').textContent.startsWith('Game over')",
+        WAIT,
+    )
+    .unwrap();
+    let result = latest(b)["result"].as_str().unwrap().to_owned();
+    assert!(result.contains("draw"), "{result}");
 }

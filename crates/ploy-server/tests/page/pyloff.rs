@@ -248,4 +248,24 @@ pub(crate) fn pyloff_forced_pass_against_another_player(b: &mut Browser, server:
             .starts_with("Your move")
     );
     shoot(b, "pyloff-pass");
+
+    // alice resigns on the page: the first click asks again, the second resigns.
+    b.click("#resign").unwrap();
+    b.wait_for(
+        "document.getElementById('resign').textContent.includes('Really')",
+        WAIT,
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(latest(b)["status"], json!("active"));
+    b.click("#resign").unwrap();
+    b.wait_for("window.ployd.latest().status === 'over'", WAIT)
+        .unwrap();
+    let view = latest(b);
+    assert_eq!(view["winners"], json!(["bob"]));
+    assert!(
+        view["result"].as_str().unwrap().contains("resign"),
+        "{}",
+        view["result"]
+    );
 }
