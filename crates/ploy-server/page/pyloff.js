@@ -135,6 +135,7 @@
         this.act(this.cursor);
       });
       this.svg.addEventListener('keydown', (ev) => this.key(ev));
+      this.svg.addEventListener('blur', () => this.draw());
     }
 
     destroy() {

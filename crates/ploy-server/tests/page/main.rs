@@ -364,6 +364,7 @@ fn two_players_against_the_bot_by_clicking() {
     b.wait_for("!document.getElementById('signin').hidden", WAIT)
         .unwrap();
     assert_accessible(&mut b, "the sign-in form");
+    shoot(&mut b, "signin");
     sign_up(&mut b, &url, "alice", "s3cret");
     assert_accessible(&mut b, "the empty game list");
     shoot(&mut b, "lobby-empty");
@@ -717,6 +718,7 @@ fn four_players_with_bot_seats_by_clicking() {
     illegal_clicks_are_explained(&mut b);
     keyboard_move(&mut b, "turn");
     shoot(&mut b, "ploy-ffa");
+    b.eval("document.activeElement.blur(); true").unwrap();
     b.screenshot_of("#board", &screenshots().join("ploy-four-board.png"))
         .unwrap();
     let end = play_to_the_end(&mut b, 5, 200);
@@ -928,177 +930,4 @@ fn pente_capture_and_pyloff_pass_against_another_player() {
     sign_up(&mut b, &base(&server), "alice", "s3cret");
     pente::pente_capture_against_another_player(&mut b, &server);
     pyloff::pyloff_forced_pass_against_another_player(&mut b, &server);
-}
-
-/// Mounts the board module of `game` in a box on the page, with a host that records the
-/// moves it would send and what it explains, and shows `view` in it.
-fn mount(b: &mut Browser, game: &str, view: &Value) {
-    let view = view.to_string();
-    b.eval(&format!(
-        "(() => {{
-           document.querySelectorAll('main > section').forEach(s => s.hidden = true);
-           let box = document.getElementById('sample-board');
-           if (!box) {{
-             box = document.createElement('div');
-             box.id = 'sample-board';
-             box.className = 'board';
-             document.querySelector('main').append(box);
-           }}
-           const choices = document.createElement('div');
-           window.sample = {{played: [], explained: ''}};
-           const host = {{
-             play: m => window.sample.played.push(m),
-             explain: t => {{ window.sample.explained = t; }},
-             choices,
-           }};
-           if (window.sampleBoard) window.sampleBoard.destroy();
-           window.sampleBoard = window.PloydBoards[{game:?}].create(box, host);
-           window.sampleBoard.update({view}, {{myTurn: true, live: true, whyNot: null, flipped: false}});
-           return true; }})()"
-    ))
-    .unwrap();
-}
-
-fn sample_explained(b: &mut Browser) -> String {
-    b.eval("window.sample.explained")
-        .unwrap()
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
-/// The Pente and Pyloff modules are drafts (the server plays neither game yet): they are
-/// shown here on sample positions in the JSON their adapters are to give, clicked, and
-/// photographed.
-#[test]
-fn draft_modules_draw_sample_positions_of_pente_and_pyloff() {
-    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(mut b) = browser_or_skip("draft_modules_draw_sample_positions_of_pente_and_pyloff")
-    else {
-        return;
-    };
-    let dir = temp_dir("page-drafts");
-    let server = Server::start(&dir.join("db"), &[]);
-    b.navigate(&format!("{}/", base(&server))).unwrap();
-    b.wait_for(
-        "window.PloydBoards && window.PloydBoards.pente && window.PloydBoards.pyloff \
-         && !document.getElementById('signin').hidden",
-        WAIT,
-    )
-    .unwrap();
-    shoot(&mut b, "signin");
-
-    // Pente 9x9: White E5, Black F6, White to move under the tournament rule: the middle
-    // 5x5 is forbidden (23 empty points), 56 points are legal.
-    let cols = "ABCDEFGHJ";
-    let mut legal = Vec::new();
-    let mut forbidden = Vec::new();
-    for (c, col) in cols.chars().enumerate() {
-        for r in 0..9_usize {
-            let p = format!("{col}{}", r + 1);
-            if p == "E5" || p == "F6" {
-                continue;
-            }
-            if c.abs_diff(4) < 3 && r.abs_diff(4) < 3 {
-                forbidden.push(p);
-            } else {
-                legal.push(p);
-            }
-        }
-    }
-    assert_eq!((legal.len(), forbidden.len()), (56, 23));
-    let pente = json!({
-        "game": "pente", "ply": 2, "status": "active", "legal": legal,
-        "position": {
-            "size": 9,
-            "columns": cols.chars().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "stones": [{"point": "E5", "col": 4, "row": 4, "colour": "white"},
-                       {"point": "F6", "col": 5, "row": 5, "colour": "black"}],
-            "captures": {"white": 0, "black": 0},
-            "turn": "white",
-            "tournament_rule": true,
-            "last_move": {"move": "F6", "colour": "black", "captured": []},
-            "winning_line": []
-        }
-    });
-    mount(&mut b, "pente", &pente);
-    assert_eq!(
-        b.eval("document.querySelectorAll('#sample-board [data-forbidden]').length")
-            .unwrap(),
-        json!(23)
-    );
-    b.click("#sample-board [data-point=D4]").unwrap();
-    assert!(sample_explained(&mut b).contains("tournament rule"));
-    b.click("#sample-board [data-point=F6]").unwrap();
-    assert!(sample_explained(&mut b).contains("already holds a stone"));
-    b.click("#sample-board [data-point=B3]").unwrap();
-    assert_eq!(b.eval("window.sample.played").unwrap(), json!(["B3"]));
-    for (w, h, mobile) in [(1280, 800, false), (390, 844, true)] {
-        b.viewport(w, h, mobile).unwrap();
-        b.screenshot(&screenshots().join(format!("draft-pente-{w}x{h}.png")))
-            .unwrap();
-    }
-    b.viewport(1280, 800, false).unwrap();
-
-    // Pyloff size 4: six pieces on the board, two on level 1 over them.
-    let pt = |cell: &str, level: u32, i: u32, j: u32| json!({"cell": cell, "level": level, "i": i, "j": j});
-    let piece = |cell: &str, level: u32, i: u32, j: u32, player: u32| json!({"cell": cell, "level": level, "i": i, "j": j, "player": player, "seat": player - 1, "buried": false});
-    let playable: Vec<Value> = [
-        ("g1", 3, 0),
-        ("g3", 3, 1),
-        ("a5", 0, 2),
-        ("c5", 1, 2),
-        ("e5", 2, 2),
-        ("g5", 3, 2),
-        ("a7", 0, 3),
-        ("c7", 1, 3),
-        ("e7", 2, 3),
-        ("g7", 3, 3),
-    ]
-    .iter()
-    .map(|&(c, i, j)| pt(c, 0, i, j))
-    .collect();
-    let pyloff = json!({
-        "game": "pyloff", "ply": 8, "status": "active",
-        "legal": playable.iter().map(|p| p["cell"].clone()).collect::<Vec<_>>(),
-        "position": {
-            "size": 4, "players": 2, "rules": "default", "symbols": ["x", "o"],
-            "status": "place", "player_to_move": 1, "swap_allowed": false,
-            "moves_made": 8, "move_cap": 120,
-            "pieces": [piece("a1", 0, 0, 0, 1), piece("c1", 0, 1, 0, 2), piece("e1", 0, 2, 0, 1),
-                       piece("a3", 0, 0, 1, 2), piece("c3", 0, 1, 1, 1), piece("e3", 0, 2, 1, 2),
-                       piece("b2", 1, 0, 0, 1), piece("d2", 1, 1, 0, 2)],
-            "scores": [4, 4],
-            "last_move": {"move": "d2", "player": 2, "captured": []}
-        }
-    });
-    mount(&mut b, "pyloff", &pyloff);
-    assert_eq!(
-        b.eval("document.querySelectorAll('#sample-board [data-playable]').length")
-            .unwrap(),
-        json!(10)
-    );
-    b.click("#sample-board [data-cell=f2]").unwrap();
-    assert!(
-        sample_explained(&mut b).contains("2 are missing"),
-        "{}",
-        sample_explained(&mut b)
-    );
-    b.click("#sample-board [data-cell=b1]").unwrap();
-    assert!(sample_explained(&mut b).contains("holds no point"));
-    b.click("#sample-board [data-cell=e5]").unwrap();
-    assert_eq!(b.eval("window.sample.played").unwrap(), json!(["e5"]));
-    for (w, h, mobile) in [(1280, 800, false), (390, 844, true)] {
-        b.viewport(w, h, mobile).unwrap();
-        b.screenshot(&screenshots().join(format!("draft-pyloff-{w}x{h}.png")))
-            .unwrap();
-    }
-    // Hiding the upper levels leaves the board's pieces.
-    b.eval("(() => { const s = document.getElementById('pyloff-levels'); s.value = '1'; s.dispatchEvent(new Event('change')); return true; })()")
-        .unwrap();
-    assert_eq!(
-        b.eval("document.querySelectorAll('#sample-board [data-piece]').length")
-            .unwrap(),
-        json!(6)
-    );
 }
