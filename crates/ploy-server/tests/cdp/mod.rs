@@ -45,7 +45,10 @@ pub fn browser_or_skip(test: &str) -> Option<Browser> {
             std::env::var("CI").as_deref() != Ok("true"),
             "{test}: Chromium is missing and CI=true: install Debian's `chromium` package"
         );
-        eprintln!(
+        // Straight to the process's standard error, past the test harness's capture, so
+        // that the notice shows in a plain `cargo test`.
+        let _ = writeln!(
+            std::io::stderr(),
             "NOTICE: {test} skipped: no Chromium found (install Debian's `chromium` package, \
              or set PLOYD_CHROMIUM)"
         );
