@@ -344,6 +344,15 @@ fn shoot(b: &mut Browser, name: &str) {
         std::thread::sleep(Duration::from_millis(150));
         if name.starts_with("ploy") || name.starts_with("pente") || name.starts_with("pyloff") {
             assert_fits(b, &format!("{name} at {w}x{h}"));
+        } else {
+            // Forms and lists: no sideways scrolling either.
+            let v = b
+                .eval("[document.documentElement.scrollWidth, innerWidth]")
+                .unwrap();
+            assert!(
+                v[0].as_f64() <= v[1].as_f64(),
+                "{name} at {w}x{h}: the page scrolls sideways: {v}"
+            );
         }
         b.screenshot(&screenshots().join(format!("{name}-{w}x{h}.png")))
             .unwrap();
