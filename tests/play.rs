@@ -143,13 +143,13 @@ fn a_scripted_game_is_played_to_the_end_saved_and_exported() {
 fn quitting_an_unsaved_game_says_so() {
     let out = session(humans(), "e3-e4\nquit\nquit\n");
     assert!(
-        out.contains("The game (1 moves) is not saved. Type `save FILE` to keep it"),
+        out.contains("The game (1 move) is not saved. Type `save FILE` to keep it"),
         "{out}"
     );
     // The end of the input with an unsaved game says so too.
     let out = session(humans(), "e3-e4\n");
     assert!(
-        out.contains("End of input: the game (1 moves) was not saved."),
+        out.contains("End of input: the game (1 move) was not saved."),
         "{out}"
     );
     // `new` with an unsaved game asks first as well.
@@ -332,6 +332,7 @@ fn save_keeps_another_game_unless_forced() {
     // Another game in the file.
     let out = session(humans(), &format!("c2-c4\nsave {}\nquit\n", path.display()));
     assert!(out.contains("Game saved to"), "{out}");
+    assert!(out.contains("(1 move)."), "{out}");
     let other = std::fs::read_to_string(&path).unwrap();
     // This game would replace it: refused, the file unchanged.
     let out = session(
