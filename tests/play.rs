@@ -342,12 +342,20 @@ fn save_keeps_another_game_unless_forced() {
     assert!(out.contains("holds another game"), "{out}");
     assert!(out.contains("force"), "{out}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), other);
-    // `force` replaces it.
+    // `force` replaces it, by a new file renamed over the old one: the old file is never
+    // truncated and written in place, so a second name for it still holds the other game.
+    let link = temp("other-link.plg");
+    let _ = std::fs::remove_file(&link);
+    let linked = std::fs::hard_link(&path, &link).is_ok();
     let out = session(
         humans(),
         &format!("e3-e4\nsave {} force\nquit\n", path.display()),
     );
     assert!(out.contains("Game saved to"), "{out}");
+    if linked {
+        assert_eq!(std::fs::read_to_string(&link).unwrap(), other);
+        let _ = std::fs::remove_file(&link);
+    }
     let saved = ploy::sheet::read_record(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(saved.game.moves().len(), 1);
     // The same game, saved again after more moves, needs no `force`.
