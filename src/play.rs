@@ -148,6 +148,15 @@ impl std::fmt::Display for Strength {
     }
 }
 
+/// `1 move`, `2 moves`: a count of moves in a message.
+fn count_moves(n: usize) -> String {
+    if n == 1 {
+        "1 move".to_owned()
+    } else {
+        format!("{n} moves")
+    }
+}
+
 fn secs(d: Duration) -> String {
     let s = format!("{:.3}", d.as_secs_f64());
     s.trim_end_matches('0').trim_end_matches('.').to_owned()
@@ -1678,8 +1687,8 @@ impl<W: Write> Session<W> {
                     "Game saved to"
                 };
                 self.say(&format!(
-                    "{what} {path} ({} moves).",
-                    self.game.moves().len()
+                    "{what} {path} ({}).",
+                    count_moves(self.game.moves().len())
                 ))
             }
             Err(e) => self.say(&format!("Cannot write {path}: {e}.")),
@@ -1715,9 +1724,9 @@ impl<W: Write> Session<W> {
             _ => "game record",
         };
         let msg = format!(
-            "Loaded the {what} {path}: {}, {} moves.",
+            "Loaded the {what} {path}: {}, {}.",
             variant_name(self.variant()),
-            self.game.moves().len()
+            count_moves(self.game.moves().len())
         );
         self.say(&msg)?;
         self.check_players()?;
@@ -1729,9 +1738,9 @@ impl<W: Write> Session<W> {
         if !self.dirty || self.game.moves().is_empty() || self.confirm.as_deref() == Some(command) {
             return Ok(true);
         }
-        let n = self.game.moves().len();
+        let n = count_moves(self.game.moves().len());
         self.say(&format!(
-            "The game ({n} moves) is not saved. Type `save FILE` to keep it, or `{command}` again \
+            "The game ({n}) is not saved. Type `save FILE` to keep it, or `{command}` again \
              to go ahead without saving."
         ))?;
         self.confirm = Some(command.to_owned());
@@ -2190,10 +2199,8 @@ pub(crate) fn session(
                 input.suspend()?;
                 writeln!(s.out)?;
                 if s.dirty && !s.game.moves().is_empty() {
-                    let n = s.game.moves().len();
-                    s.say(&format!(
-                        "End of input: the game ({n} moves) was not saved."
-                    ))?;
+                    let n = count_moves(s.game.moves().len());
+                    s.say(&format!("End of input: the game ({n}) was not saved."))?;
                 }
                 break;
             }

@@ -595,3 +595,32 @@ fn engine_plays_pente_and_pyloff() {
     assert!(pente.is_legal(best[0].parse().unwrap()), "{stdout}");
     assert_eq!(best[1], "pass", "{stdout}");
 }
+
+/// `analyze --help` describes the lines `analyze` writes: the same words in the same order
+/// (`depth D score S view V share P nodes N ...`), so that a reader of the help can parse
+/// them.
+#[test]
+fn analyze_help_describes_its_lines() {
+    let help = text(&ploy(&["analyze", "--help"], "").stdout);
+    for position in ["start", "ffa", "partnership"] {
+        let out = ploy(&["analyze", position, "--depth", "2"], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        let line = stdout.lines().next().expect("an iteration line");
+        // The words of the line (every other token, up to the moves of the `pv`).
+        let words: Vec<&str> = line
+            .split(' ')
+            .step_by(2)
+            .take_while(|w| *w != "pv")
+            .collect();
+        let mut described = String::new();
+        for (word, placeholder) in words.iter().zip(["D", "S", "V", "P", "N", "R", "MS"]) {
+            described.push_str(&format!("{word} {placeholder} "));
+        }
+        described.push_str("pv M1 M2 ...");
+        assert!(
+            words.len() == 7 && help.replace('\n', " ").contains(&described),
+            "{line}\n{described}\n{help}"
+        );
+    }
+}

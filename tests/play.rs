@@ -143,13 +143,13 @@ fn a_scripted_game_is_played_to_the_end_saved_and_exported() {
 fn quitting_an_unsaved_game_says_so() {
     let out = session(humans(), "e3-e4\nquit\nquit\n");
     assert!(
-        out.contains("The game (1 moves) is not saved. Type `save FILE` to keep it"),
+        out.contains("The game (1 move) is not saved. Type `save FILE` to keep it"),
         "{out}"
     );
     // The end of the input with an unsaved game says so too.
     let out = session(humans(), "e3-e4\n");
     assert!(
-        out.contains("End of input: the game (1 moves) was not saved."),
+        out.contains("End of input: the game (1 move) was not saved."),
         "{out}"
     );
     // `new` with an unsaved game asks first as well.
@@ -332,6 +332,7 @@ fn save_keeps_another_game_unless_forced() {
     // Another game in the file.
     let out = session(humans(), &format!("c2-c4\nsave {}\nquit\n", path.display()));
     assert!(out.contains("Game saved to"), "{out}");
+    assert!(out.contains("(1 move)."), "{out}");
     let other = std::fs::read_to_string(&path).unwrap();
     // This game would replace it: refused, the file unchanged.
     let out = session(
@@ -341,12 +342,20 @@ fn save_keeps_another_game_unless_forced() {
     assert!(out.contains("holds another game"), "{out}");
     assert!(out.contains("force"), "{out}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), other);
-    // `force` replaces it.
+    // `force` replaces it, by a new file renamed over the old one: the old file is never
+    // truncated and written in place, so a second name for it still holds the other game.
+    let link = temp("other-link.plg");
+    let _ = std::fs::remove_file(&link);
+    let linked = std::fs::hard_link(&path, &link).is_ok();
     let out = session(
         humans(),
         &format!("e3-e4\nsave {} force\nquit\n", path.display()),
     );
     assert!(out.contains("Game saved to"), "{out}");
+    if linked {
+        assert_eq!(std::fs::read_to_string(&link).unwrap(), other);
+        let _ = std::fs::remove_file(&link);
+    }
     let saved = ploy::sheet::read_record(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(saved.game.moves().len(), 1);
     // The same game, saved again after more moves, needs no `force`.

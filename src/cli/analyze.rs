@@ -1,11 +1,12 @@
 //! `ploy analyze` and the `analyze` example: analyses one position, printing a line per
 //! completed iteration and then the best move alone (or `none` for a decided position).
 //!
-//! The iteration lines are ploy-search's `Info` text, the same the engine protocol writes
-//! after `info `: `depth D score S nodes N nps R time MS pv M1 M2 ...`. A partnership game
-//! is searched with the teams as sides, a free-for-all game paranoidly (the player to move
-//! against the others), so its scores are that player's. Budgets combine: the first one
-//! reached ends the search; without one the search runs for one second.
+//! The iteration lines are ploy-search's `Info` text, the same the engine protocol writes after
+//! `info `: `depth D score S view V share P nodes N nps R time MS pv M1 M2 ...` (`view` says whose
+//! score it is, `share` is his expected share of the win in percent). A partnership game is
+//! searched with the teams as sides, a free-for-all game paranoidly (the player to move against the
+//! others), so its scores are that player's. Budgets combine: the first one reached ends the
+//! search; without one the search runs for one second.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -25,11 +26,12 @@ use super::{Failure, RuleArgs, parse_duration};
 #[command(
     name = "analyze",
     version,
-    after_help = "Each iteration prints `depth D score S nodes N nps R time MS pv M1 M2 ...` \
-                  (the score for the side to move, in the engine's units, or `win N` / \
-                  `loss N` for a forced result N plies away); the last line is the best move \
-                  alone, or `none` for a decided position. Without a budget the search runs \
-                  for one second. The rules are the standard rules unless a rule option says \
+    after_help = "Each iteration prints `depth D score S view V share P nodes N nps R time MS pv \
+                  M1 M2 ...` (the score for the side to move, in the engine's units, or `win N` \
+                  / `loss N` for a forced result N plies away; `view` names that side, `share` \
+                  is its expected share of the win in percent); the last line is the best move \
+                  alone, or `none` for a decided position. Without a budget the search runs for \
+                  one second. The rules are the standard rules unless a rule option says \
                   otherwise."
 )]
 pub struct AnalyzeArgs {
