@@ -97,8 +97,10 @@
 //!   Entries for the same position and depth merge their bounds, as MTD(f) needs. Replacement
 //!   prefers the same position, then empty slots, then entries of earlier searches, then
 //!   shallow ones. A stored move is checked with [`SearchGame::is_legal`] before it is
-//!   played. Win and loss scores are stored relative to the node. The table belongs to one
-//!   searcher (one thread): no sharing, no atomics.
+//!   played. Win and loss scores are stored relative to the node. Each slot is two atomic
+//!   words, the data and the key XOR the data, read and written with relaxed atomics (plain
+//!   loads and stores on 64-bit processors), so search threads can share one table without
+//!   locks or `unsafe`, and a probe never returns an entry torn between two writes.
 //! - **Drivers.** [`Driver::Mtdf`] (default) runs zero-window fail-soft alpha-beta searches
 //!   from a first guess until the bounds meet. The guess is the score of the iteration two
 //!   plies back, because Ploy's scores swing between odd and even depths
@@ -209,8 +211,8 @@ pub use positions::{bench_positions, random_line, splitmix64};
 pub use reference::negamax;
 pub use score::Score;
 pub use search::{
-    Config, Driver, Info, MAX_DEPTH, MAX_KILLERS, MAX_PLY, POLL_INTERVAL, SearchOptions,
-    SearchResult, Searcher, nps,
+    Config, Driver, Info, MAX_DEPTH, MAX_KILLERS, MAX_PLY, MAX_THREADS, POLL_INTERVAL,
+    SearchOptions, SearchResult, Searcher, nps,
 };
 pub use share::{SHARE_SCALE, share_against, two_sided_share, win_share};
 pub use table::Table;
