@@ -191,6 +191,7 @@
 
 mod engine;
 mod game;
+mod info;
 mod limits;
 mod paranoid;
 mod ploy;

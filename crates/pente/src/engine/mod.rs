@@ -291,16 +291,7 @@ impl Engine {
             if let Some((mv, plies)) = found {
                 let pv = [mv];
                 let time = start.elapsed();
-                observer(&Info {
-                    depth: plies,
-                    score: Score::win_in(plies),
-                    best_move: Some(mv),
-                    pv: &pv,
-                    nodes,
-                    nps: ploy_search::nps(nodes, time),
-                    time,
-                    table_fill: 0,
-                });
+                observer(&Info::new(plies, Score::win_in(plies), &pv, nodes, time));
                 return Analysis {
                     best_move: Some(mv),
                     score: Score::win_in(plies),
