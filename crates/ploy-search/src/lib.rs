@@ -186,6 +186,25 @@
 //! move it to a search thread, and stop it from another thread through the stop flag of
 //! [`Limits`]. The clock is a `Clock + Send` for this reason. A compile-time check in the
 //! crate (and a test) keeps them so.
+//!
+//! A search can also use several threads: [`Config::threads`] (or
+//! [`Searcher::set_threads`]) above 1 searches by *Lazy SMP*. The caller's thread searches
+//! as with one thread, and `threads - 1` helper threads (started for each search, each with
+//! its own killers, history and evaluation cache, kept from search to search) search the
+//! same root at the same time, all sharing the one table. The helpers skip some depths, each
+//! by its own pattern, so they run ahead of the main thread and leave deeper entries in the
+//! table for it; nothing else passes between the threads. Only the main thread's iterations
+//! are reported and returned; the node counts are summed over all threads, and a node
+//! budget bounds that sum. The helpers stop when the main thread does.
+//!
+//! Soundness: the table's slots are pairs of atomic 64-bit words (the data, and the key
+//! XOR the data) read and written with relaxed atomics, so there is no data race and no
+//! `unsafe` (the crate forbids it); a probe takes a slot only when the two words XOR to the
+//! probed key, which rejects a slot torn between two threads' writes (a stress test in
+//! `table.rs` checks that four threads hammering one bucket never see one). A race can lose
+//! an update, which costs a little search, never a wrong move: a stored move is still
+//! checked for legality. With one thread (the default) nothing of this runs and the search
+//! stays deterministic: the same position, history and limits give the same result.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
