@@ -20,7 +20,7 @@ use ploy_core::{
 };
 use ploy_notation::{PositionString, UniversityMove, read_algebraic};
 use ploy_search::{
-    Config, Evaluation, Info, Limits, PloyGame, SearchOptions, SearchResult, Searcher,
+    Config, Evaluation, Info, Limits, MAX_THREADS, PloyGame, SearchOptions, SearchResult, Searcher,
 };
 
 /// The engine's name in the protocol's `id name` line.
@@ -64,6 +64,7 @@ pub fn variant_name(variant: Variant) -> &'static str {
 /// its time there, not in a move's time budget.
 pub struct Engine {
     hash_mb: usize,
+    threads: usize,
     searcher: Option<Searcher<PloyGame, Evaluation>>,
 }
 
@@ -74,6 +75,7 @@ impl Engine {
     pub fn new(hash_mb: usize) -> Engine {
         let mut engine = Engine {
             hash_mb: 0,
+            threads: 1,
             searcher: None,
         };
         engine.set_hash_mb(hash_mb);
@@ -86,6 +88,23 @@ impl Engine {
         self.hash_mb
     }
 
+    /// Search threads (1 unless [`Engine::set_threads`] said otherwise).
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Searches with `threads` threads from the next search on (clamped to
+    /// 1..=[`MAX_THREADS`]; ploy-search's `Config::threads`). The table and everything learnt
+    /// stay. One thread searches deterministically; more search one shared table at once
+    /// (Lazy SMP), reaching a depth sooner but not reproducibly.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, MAX_THREADS);
+        if let Some(s) = &mut self.searcher {
+            s.set_threads(self.threads);
+        }
+    }
+
     /// Changes the table size (clamped to 1..=[`MAX_HASH_MB`]): the old table is freed
     /// first, then the new one allocated and every page of it touched, which may take
     /// seconds for a large table. Everything learnt is forgotten.
@@ -94,6 +113,7 @@ impl Engine {
         self.searcher = None;
         let config = Config {
             table_bytes: self.hash_mb << 20,
+            threads: self.threads,
             ..Config::default()
         };
         self.searcher = Some(Searcher::new(config, Evaluation::default()));
@@ -277,6 +297,8 @@ trait ProtocolGame: Send {
     fn set_option(&mut self, key: &str, name: &str, value: &str) -> Option<Result<(), String>>;
     /// Work for the search thread that makes the table `mb` MiB.
     fn set_hash(&mut self, mb: usize) -> Job;
+    /// Work for the search thread that sets the number of search threads.
+    fn set_threads(&mut self, threads: usize) -> Job;
     /// Starts a new game; returns the work that clears the engine's tables.
     fn new_game(&mut self) -> Job;
     /// `position ...` (the words after `position`); an error changes nothing.
@@ -451,6 +473,10 @@ impl ProtocolGame for PloyProtocol {
         })
     }
 
+    fn set_threads(&mut self, threads: usize) -> Job {
+        Box::new(move |engines: &mut Engines| engines.ploy().set_threads(threads))
+    }
+
     fn new_game(&mut self) -> Job {
         self.game =
             Game::from_position(Position::start(self.settings.variant, self.settings.rules));
@@ -621,10 +647,12 @@ struct Running {
     ponder: Option<Arc<AtomicBool>>,
 }
 
-/// The common options (`Hash` goes to the game's engine).
+/// The common options (`Hash` and `Threads` go to the game's engine).
 struct Options {
     multipv: usize,
     ponder: bool,
+    /// The `Threads` value the session started with (what `uci` calls its default).
+    start_threads: usize,
 }
 
 /// The protocol's state on the input side.
@@ -744,6 +772,10 @@ impl Session {
         self.say(&format!(
             "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
         ));
+        self.say(&format!(
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+            self.options.start_threads
+        ));
         self.say("option name Ponder type check default false");
         for line in self.game.option_lines() {
             self.say(&line);
@@ -846,6 +878,16 @@ impl Session {
                     ));
                 }
                 let job = self.game.set_hash(mb);
+                self.send(job);
+            }
+            "threads" => {
+                let n: usize = v.parse().map_err(|_| bad())?;
+                if !(1..=MAX_THREADS).contains(&n) {
+                    return Err(format!(
+                        "option `Threads`: {n} is not within 1..={MAX_THREADS}"
+                    ));
+                }
+                let job = self.game.set_threads(n);
                 self.send(job);
             }
             "multipv" => {
@@ -1108,9 +1150,43 @@ fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> io::Result<Option<
 ///
 /// # Errors
 /// Reading `input` failed.
-pub fn run_protocol(
+pub fn run_protocol(input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
+    run_protocol_with(input, output, &ProtocolStart::default())
+}
+
+/// How a protocol session starts, before any `setoption`: the values `ploy engine`'s flags
+/// give the common options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProtocolStart {
+    /// The `Threads` option's value (and the default `uci` announces), 1..=[`MAX_THREADS`].
+    pub threads: usize,
+}
+
+impl Default for ProtocolStart {
+    fn default() -> ProtocolStart {
+        ProtocolStart { threads: 1 }
+    }
+}
+
+impl ProtocolStart {
+    /// Starts with `threads` search threads (clamped to 1..=[`MAX_THREADS`]).
+    #[must_use]
+    pub fn with_threads(self, threads: usize) -> ProtocolStart {
+        ProtocolStart {
+            threads: threads.clamp(1, MAX_THREADS),
+        }
+    }
+}
+
+/// [`run_protocol`] with the common options starting as `start` says.
+///
+/// # Errors
+/// Reading `input` failed.
+pub fn run_protocol_with(
     mut input: impl BufRead,
     output: impl Write + Send + 'static,
+    start: &ProtocolStart,
 ) -> io::Result<()> {
     let out: Out = Arc::new(Mutex::new(Box::new(output)));
     let (jobs, job_rx) = mpsc::channel::<Job>();
@@ -1129,6 +1205,7 @@ pub fn run_protocol(
         options: Options {
             multipv: 1,
             ponder: false,
+            start_threads: start.threads.clamp(1, MAX_THREADS),
         },
         jobs,
         done,
@@ -1136,6 +1213,10 @@ pub fn run_protocol(
         running: None,
         out,
     };
+    if session.options.start_threads > 1 {
+        let job = session.game.set_threads(session.options.start_threads);
+        session.send(job);
+    }
     let mut result = Ok(());
     let mut buf = Vec::new();
     loop {
