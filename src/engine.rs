@@ -6,6 +6,10 @@
 //! sides, partnership games with the two teams as the sides, four-player free-for-all games
 //! by the paranoid reduction (the player to move against all the others; see ploy-search's
 //! docs).
+//!
+//! With the `cli` feature (the default) the protocol also plays Pente and Pyloff, chosen
+//! by `setoption name Game value pente|pyloff` (through the `pente` and `pyloff` crates,
+//! which the library without that feature does not depend on).
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -240,6 +244,15 @@ pub fn read_position_text(text: &str, variant: Variant, rules: Rules) -> Result<
 // The protocol.
 // ---------------------------------------------------------------------------------------
 
+// The other games of the protocol (the `Game` option): the game crates are dependencies of
+// the `cli` feature only.
+#[cfg(feature = "cli")]
+mod games;
+#[cfg(feature = "cli")]
+mod pente_game;
+#[cfg(feature = "cli")]
+mod pyloff_game;
+
 type Out = Arc<Mutex<Box<dyn Write + Send>>>;
 
 fn say(out: &Out, line: &str) {
@@ -251,14 +264,58 @@ fn say(out: &Out, line: &str) {
 
 /// What lives on the search thread: each game's engine, made there when first needed (a
 /// game that joins the protocol adds its engine here).
-#[derive(Default)]
 struct Engines {
     ploy: Option<Engine>,
+    /// The table size of the engines made from now on (the `Hash` option).
+    hash_mb: usize,
+    /// Ploy's search threads (the `Threads` option).
+    threads: usize,
+    /// The engines of the other games.
+    #[cfg(feature = "cli")]
+    games: games::Engines,
+}
+
+impl Default for Engines {
+    fn default() -> Engines {
+        Engines {
+            ploy: None,
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            #[cfg(feature = "cli")]
+            games: games::Engines::default(),
+        }
+    }
 }
 
 impl Engines {
     fn ploy(&mut self) -> &mut Engine {
-        self.ploy.get_or_insert_with(Engine::default)
+        let (mb, threads) = (self.hash_mb, self.threads);
+        self.ploy.get_or_insert_with(|| {
+            let mut engine = Engine::new(mb);
+            engine.set_threads(threads);
+            engine
+        })
+    }
+
+    /// The `Threads` option: Ploy's engine searches with `threads` threads, now and when
+    /// made again.
+    fn set_threads(&mut self, threads: usize) {
+        self.threads = threads;
+        if let Some(engine) = &mut self.ploy {
+            engine.set_threads(threads);
+        }
+    }
+
+    /// The `Hash` option: every engine made from now on gets a table of `mb` MiB; the
+    /// engines made so far are dropped (the current game's engine is made again at once by
+    /// its [`ProtocolGame::set_hash`] job).
+    fn set_hash_mb(&mut self, mb: usize) {
+        self.hash_mb = mb;
+        self.ploy = None;
+        #[cfg(feature = "cli")]
+        {
+            self.games = games::Engines::default();
+        }
     }
 }
 
@@ -286,10 +343,21 @@ struct GoRequest {
     ponder_move: bool,
 }
 
-/// One game the protocol can play. Ploy is the one today; another game joins by
-/// implementing this and being chosen through a `Game` option. Everything else (the
-/// threads, `go`, `stop`, `ponderhit`, `isready`, the input) is common.
+/// One game the protocol can play: Ploy, and with the `cli` feature Pente and Pyloff
+/// (chosen through the `Game` option; see the `games` module). Everything else (the threads, `go`,
+/// `stop`, `ponderhit`, `isready`, the input) is common.
 trait ProtocolGame: Send {
+    /// The game's name, as the `Game` option writes it.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
+    fn name(&self) -> &'static str;
+    /// Whether `go` can search several lines (the `MultiPV` option).
+    fn has_multipv(&self) -> bool {
+        true
+    }
+    /// Whether the game's search can use several threads (the `Threads` option).
+    fn has_threads(&self) -> bool {
+        false
+    }
     /// The `option name ...` lines of this game's options.
     fn option_lines(&self) -> Vec<String>;
     /// Sets one of this game's options (`key`: the name in lower case without spaces or
@@ -297,8 +365,6 @@ trait ProtocolGame: Send {
     fn set_option(&mut self, key: &str, name: &str, value: &str) -> Option<Result<(), String>>;
     /// Work for the search thread that makes the table `mb` MiB.
     fn set_hash(&mut self, mb: usize) -> Job;
-    /// Work for the search thread that sets the number of search threads.
-    fn set_threads(&mut self, threads: usize) -> Job;
     /// Starts a new game; returns the work that clears the engine's tables.
     fn new_game(&mut self) -> Job;
     /// `position ...` (the words after `position`); an error changes nothing.
@@ -413,6 +479,14 @@ impl PloyProtocol {
 }
 
 impl ProtocolGame for PloyProtocol {
+    fn has_threads(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &'static str {
+        "ploy"
+    }
+
     fn option_lines(&self) -> Vec<String> {
         [
             "option name Variant type combo default two-player var two-player var free-for-all \
@@ -469,12 +543,12 @@ impl ProtocolGame for PloyProtocol {
     fn set_hash(&mut self, mb: usize) -> Job {
         Box::new(move |engines: &mut Engines| match &mut engines.ploy {
             Some(engine) => engine.set_hash_mb(mb),
-            None => engines.ploy = Some(Engine::new(mb)),
+            None => {
+                let mut engine = Engine::new(mb);
+                engine.set_threads(engines.threads);
+                engines.ploy = Some(engine);
+            }
         })
-    }
-
-    fn set_threads(&mut self, threads: usize) -> Job {
-        Box::new(move |engines: &mut Engines| engines.ploy().set_threads(threads))
     }
 
     fn new_game(&mut self) -> Job {
@@ -665,6 +739,9 @@ struct Session {
     pending: usize,
     running: Option<Running>,
     out: Out,
+    /// The games not chosen now, kept with their options.
+    #[cfg(feature = "cli")]
+    parked: games::Parked,
 }
 
 impl Session {
@@ -769,17 +846,23 @@ impl Session {
         self.say(&format!(
             "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
         ));
-        self.say(&format!(
-            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
-        ));
-        self.say(&format!(
-            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
-            self.options.start_threads
-        ));
+        if self.game.has_multipv() {
+            self.say(&format!(
+                "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+            ));
+        }
+        if self.game.has_threads() {
+            self.say(&format!(
+                "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+                self.options.start_threads
+            ));
+        }
         self.say("option name Ponder type check default false");
         for line in self.game.option_lines() {
             self.say(&line);
         }
+        #[cfg(feature = "cli")]
+        self.say(games::GAME_OPTION_LINE);
         self.say("uciok");
     }
 
@@ -878,7 +961,13 @@ impl Session {
                     ));
                 }
                 let job = self.game.set_hash(mb);
-                self.send(job);
+                self.send(Box::new(move |engines: &mut Engines| {
+                    engines.set_hash_mb(mb);
+                    job(engines);
+                }));
+            }
+            "multipv" if !self.game.has_multipv() => {
+                return Err(self.not_here(&name));
             }
             "threads" => {
                 let n: usize = v.parse().map_err(|_| bad())?;
@@ -887,8 +976,15 @@ impl Session {
                         "option `Threads`: {n} is not within 1..={MAX_THREADS}"
                     ));
                 }
-                let job = self.game.set_threads(n);
-                self.send(job);
+                if !self.game.has_threads() {
+                    return Err(format!(
+                        "option `Threads`: {} games search on one thread",
+                        self.game.name()
+                    ));
+                }
+                self.send(Box::new(move |engines: &mut Engines| {
+                    engines.set_threads(n);
+                }));
             }
             "multipv" => {
                 let k: usize = v.parse().map_err(|_| bad())?;
@@ -906,12 +1002,24 @@ impl Session {
                     _ => return Err(bad()),
                 };
             }
+            #[cfg(feature = "cli")]
+            "game" => self.choose_game(&value)?,
             _ => match self.game.set_option(&key, &name, &value) {
                 Some(result) => result?,
-                None => return Err(format!("unknown option `{}`", excerpt(&name, QUOTE))),
+                None => return Err(self.not_here(&name)),
             },
         }
         Ok(())
+    }
+
+    /// The error for an option the current game does not have: unknown, or (with the
+    /// `cli` feature) an option of another game.
+    fn not_here(&self, name: &str) -> String {
+        #[cfg(feature = "cli")]
+        if let Some(e) = games::other_games_option(name, self.game.as_ref()) {
+            return e;
+        }
+        format!("unknown option `{}`", excerpt(name, QUOTE))
     }
 
     fn go(&mut self, args: &[&str]) -> Result<(), String> {
@@ -985,6 +1093,14 @@ impl Session {
                         let own = match letter {
                             None => true,
                             Some(l) if letters.contains(&l) => l == mover,
+                            Some(_) if letters.is_empty() => {
+                                return Err(format!(
+                                    "`go {}`: the players of this game have no clock \
+                                     letters; give the clock of the player to move as \
+                                     `time` and `inc`",
+                                    excerpt(word, QUOTE)
+                                ));
+                            }
                             Some(_) => {
                                 let list: Vec<String> =
                                     letters.iter().map(char::to_string).collect();
@@ -1212,10 +1328,14 @@ pub fn run_protocol_with(
         pending: 0,
         running: None,
         out,
+        #[cfg(feature = "cli")]
+        parked: games::Parked::default(),
     };
     if session.options.start_threads > 1 {
-        let job = session.game.set_threads(session.options.start_threads);
-        session.send(job);
+        let n = session.options.start_threads;
+        session.send(Box::new(move |engines: &mut Engines| {
+            engines.set_threads(n)
+        }));
     }
     let mut result = Ok(());
     let mut buf = Vec::new();

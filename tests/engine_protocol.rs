@@ -926,4 +926,18 @@ fn threads_search_together_and_the_option_is_checked() {
     e.send("position startpos");
     e.send("go depth 3");
     assert_ne!(bestmove(&e.until("bestmove")), "none");
+
+    // Pente searches on one thread: no `Threads` in its block, and the option is refused.
+    if cfg!(feature = "cli") {
+        e.send("setoption name Game value pente");
+        e.send("uci");
+        let block = e.until("uciok");
+        assert!(!block.iter().any(|l| l.contains("Threads")), "{block:?}");
+        e.send("setoption name Threads value 2");
+        let line = e.next("an error");
+        assert!(
+            line.starts_with("info string error option `Threads`: pente games search on one"),
+            "{line}"
+        );
+    }
 }

@@ -209,11 +209,13 @@
 #![forbid(unsafe_code)]
 
 mod engine;
+mod eval;
 mod game;
 mod info;
 mod limits;
 mod paranoid;
 mod ploy;
+mod ploy_game;
 mod positions;
 mod protocol;
 mod reference;
@@ -223,10 +225,12 @@ mod share;
 mod table;
 
 pub use engine::{Engine, GameHistory};
+pub use eval::{EvalParams, Evaluation};
 pub use game::{Evaluator, MAX_MOVES, MoveBuffer, SearchGame, Side, Terminal};
 pub use limits::{Clock, Limits, SystemClock};
-pub use paranoid::{Paranoid, PloyGame};
-pub use ploy::{EvalParams, EvalPosition, Evaluation};
+pub use paranoid::Paranoid;
+pub use ploy::EvalPosition;
+pub use ploy_game::PloyGame;
 pub use positions::{bench_positions, random_line, splitmix64};
 pub use reference::negamax;
 pub use score::Score;
