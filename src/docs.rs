@@ -44,5 +44,6 @@ pub mod pyloff {
 }
 
 pub mod pente {
+    #![doc = "[index]: crate::docs\n[readme]: crate"]
     #![doc = include_str!("../docs/pente.md")]
 }

@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release -p pente --example match -- [--a full] [--b 3] [--openings 50]
 //!     [--size 19] [--no-tournament-rule] [--min-movetime 200] [--seed 1] [--ladder]
+//!     [--jobs N] [--verbose]
 //! ```
 //!
 //! Each opening is the centre and two random legal moves (seeded), played twice with the
@@ -12,13 +13,22 @@
 //! so far, and at least `--min-movetime` ms (`--movetime` fixes it instead). The summary
 //! gives wins, losses, draws, the score with a 95 % interval, the mean time and nodes per
 //! move of each side, and the games' lengths.
+//!
+//! Time is the thread's processor time (read from `/proc/thread-self/schedstat` on Linux;
+//! the wall clock elsewhere, or with `--wall-clock`): on a machine shared with other jobs,
+//! a wall-clock budget would give the time-limited player only the share of the processor
+//! the other jobs leave, and the result would measure the load.
 
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
+
+use ploy_search::Clock;
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
-use pente::{Color, Engine, Level, Limits, Move, Position, Rules, Size, Strength};
+use pente::{Color, Engine, Level, Limits, Move, Outcome, Position, Rules, Size, Strength};
 
 /// Plays engine against engine and reports the score.
 #[derive(Parser)]
@@ -59,6 +69,50 @@ struct Args {
     /// Print every game's moves.
     #[arg(long)]
     verbose: bool,
+    /// Measure time on the wall clock instead of the thread's processor time.
+    #[arg(long)]
+    wall_clock: bool,
+    /// Games played at once, each on its own thread. With processor time (the default)
+    /// or nodes the games do not depend on it, but for the full-strength budget: the mean
+    /// time of the levels so far, which the order of finishing moves changes a little.
+    #[arg(short, long, default_value_t = 1)]
+    jobs: u32,
+}
+
+/// The processor time of the calling thread (Linux: `/proc/thread-self/schedstat`, in
+/// nanoseconds), or the wall clock where that cannot be read. On a busy machine a wall
+/// clock gives a time-limited player a share of the processor that depends on the other
+/// jobs; processor time does not.
+#[derive(Clone, Copy, Debug)]
+struct ThreadTime {
+    wall: bool,
+    origin: Instant,
+}
+
+impl ThreadTime {
+    fn new(wall: bool) -> ThreadTime {
+        let wall = wall || ThreadTime::read().is_none();
+        ThreadTime {
+            wall,
+            origin: Instant::now(),
+        }
+    }
+
+    fn read() -> Option<Duration> {
+        let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+        let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+        Some(Duration::from_nanos(ns))
+    }
+}
+
+impl Clock for ThreadTime {
+    fn now(&self) -> Duration {
+        if self.wall {
+            self.origin.elapsed()
+        } else {
+            ThreadTime::read().unwrap_or_else(|| self.origin.elapsed())
+        }
+    }
 }
 
 fn strength(s: &str) -> Result<Strength, String> {
@@ -102,9 +156,25 @@ struct Tally {
     moves: [u32; 2],
     nodes: [u64; 2],
     plies: u64,
+    /// Games printed so far (in order).
+    printed: usize,
 }
 
 impl Tally {
+    fn add(&mut self, r: &GameResult) {
+        match r.outcome.winner() {
+            None => self.draws += 1,
+            Some(w) if (w == Color::White) == r.a_white => self.wins += 1,
+            Some(_) => self.losses += 1,
+        }
+        self.plies += u64::from(r.plies);
+        for i in 0..2 {
+            self.time[i] += r.time[i];
+            self.moves[i] += r.moves[i];
+            self.nodes[i] += r.nodes[i];
+        }
+    }
+
     fn games(&self) -> u32 {
         self.wins + self.losses + self.draws
     }
@@ -134,7 +204,97 @@ fn elo(s: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
-#[allow(clippy::too_many_arguments)]
+/// One finished game.
+struct GameResult {
+    /// How it ended (`a_white` tells whose win it is).
+    outcome: Outcome,
+    a_white: bool,
+    plies: u16,
+    line: Vec<String>,
+    time: [Duration; 2],
+    moves: [u32; 2],
+    nodes: [u64; 2],
+}
+
+/// The time the levels have used so far, shared by the games running at once (the
+/// full-strength player's budget is their mean).
+#[derive(Default)]
+struct LevelTime {
+    time: Duration,
+    moves: u32,
+}
+
+fn play_game(
+    args: &Args,
+    rules: Rules,
+    players: [&Strength; 2],
+    game: u32,
+    level_time: &Mutex<LevelTime>,
+) -> GameResult {
+    let open = opening(rules, mix(args.seed ^ u64::from(game / 2)));
+    // Even games: A plays White.
+    let a_white = game % 2 == 0;
+    let seed = mix(args.seed.wrapping_add(u64::from(game)));
+    let clock = ThreadTime::new(args.wall_clock);
+    let mut engines = [
+        Engine::new(players[0].clone())
+            .with_seed(seed)
+            .with_clock(clock),
+        Engine::new(players[1].clone())
+            .with_seed(seed ^ 1)
+            .with_clock(clock),
+    ];
+    let mut pos = Position::from_moves(rules, &open).expect("legal opening");
+    let mut line: Vec<String> = open.iter().map(ToString::to_string).collect();
+    let mut result = GameResult {
+        outcome: Outcome::Draw,
+        a_white,
+        plies: 0,
+        line: Vec::new(),
+        time: [Duration::ZERO; 2],
+        moves: [0; 2],
+        nodes: [0; 2],
+    };
+    while !pos.is_over() {
+        let who = usize::from((pos.turn() == Color::White) != a_white);
+        let strength = players[who];
+        let limits = match strength {
+            Strength::Full if args.nodes.is_some() => Limits::nodes(args.nodes.unwrap_or(1)),
+            Strength::Full => {
+                let ms = args.movetime.unwrap_or_else(|| {
+                    let lt = level_time.lock().unwrap_or_else(PoisonError::into_inner);
+                    let mean = if lt.moves == 0 {
+                        0
+                    } else {
+                        (lt.time / lt.moves).as_millis() as u64
+                    };
+                    mean.max(args.min_movetime)
+                });
+                Limits::move_time(Duration::from_millis(ms))
+            }
+            Strength::Level(_) => Limits::default(),
+        };
+        let t = clock.now();
+        let analysis = engines[who].search(&pos, &limits, |_| {});
+        let used = clock.now().saturating_sub(t);
+        result.time[who] += used;
+        result.moves[who] += 1;
+        result.nodes[who] += analysis.nodes;
+        if matches!(strength, Strength::Level(_)) {
+            let mut lt = level_time.lock().unwrap_or_else(PoisonError::into_inner);
+            lt.time += used;
+            lt.moves += 1;
+        }
+        let mv = analysis.best_move.expect("a move while the game goes on");
+        pos.play(mv).expect("the engine plays legal moves");
+        line.push(mv.to_string());
+    }
+    result.plies = pos.plies();
+    result.outcome = pos.outcome().expect("over");
+    result.line = line;
+    result
+}
+
 fn play_match(
     args: &Args,
     rules: Rules,
@@ -143,10 +303,6 @@ fn play_match(
     name_a: &str,
     name_b: &str,
 ) -> Tally {
-    let mut tally = Tally::default();
-    // Time used by the levels (for the full-strength budget).
-    let mut level_time = Duration::ZERO;
-    let mut level_moves = 0u32;
     let games = 2 * args.openings;
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::new(u64::from(games))
@@ -159,74 +315,53 @@ fn play_match(
             .progress_chars("=> "),
     );
     bar.set_prefix(format!("{name_a} vs {name_b}"));
-    for game in 0..games {
-        let open = opening(rules, mix(args.seed ^ u64::from(game / 2)));
-        // Even games: A plays White.
-        let a_white = game % 2 == 0;
-        let seed = mix(args.seed.wrapping_add(u64::from(game)));
-        let mut engines = [
-            Engine::new(a.clone()).with_seed(seed),
-            Engine::new(b.clone()).with_seed(seed ^ 1),
-        ];
-        let mut pos = Position::from_moves(rules, &open).expect("legal opening");
-        let mut line: Vec<String> = open.iter().map(ToString::to_string).collect();
-        while !pos.is_over() {
-            let who = usize::from((pos.turn() == Color::White) != a_white);
-            let strength = if who == 0 { a } else { b };
-            let limits = match strength {
-                Strength::Full if args.nodes.is_some() => Limits::nodes(args.nodes.unwrap_or(1)),
-                Strength::Full => {
-                    let ms = args.movetime.unwrap_or_else(|| {
-                        let mean = if level_moves == 0 {
-                            0
-                        } else {
-                            (level_time / level_moves).as_millis() as u64
-                        };
-                        mean.max(args.min_movetime)
-                    });
-                    Limits::move_time(Duration::from_millis(ms))
+    let level_time = Mutex::new(LevelTime::default());
+    let next = AtomicU32::new(0);
+    let shared = Mutex::new((Tally::default(), Vec::<Option<GameResult>>::new()));
+    std::thread::scope(|scope| {
+        for _ in 0..args.jobs.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let game = next.fetch_add(1, Ordering::Relaxed);
+                    if game >= games {
+                        break;
+                    }
+                    let r = play_game(args, rules, [a, b], game, &level_time);
+                    let mut guard = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                    let (tally, done) = &mut *guard;
+                    tally.add(&r);
+                    let i = game as usize;
+                    if done.len() <= i {
+                        done.resize_with(i + 1, || None);
+                    }
+                    done[i] = Some(r);
+                    // Print the finished games in order.
+                    while let Some(Some(r)) = done.get(tally.printed) {
+                        if args.verbose {
+                            bar.suspend(|| {
+                                println!(
+                                    "game {:3} {name_a} {}: {} in {} plies: {}",
+                                    tally.printed + 1,
+                                    if r.a_white { "white" } else { "black" },
+                                    r.outcome,
+                                    r.plies,
+                                    r.line.join(" ")
+                                );
+                            });
+                        }
+                        tally.printed += 1;
+                    }
+                    bar.set_message(format!(
+                        "+{} -{} ={}",
+                        tally.wins, tally.losses, tally.draws
+                    ));
+                    bar.inc(1);
                 }
-                Strength::Level(_) => Limits::default(),
-            };
-            let t = Instant::now();
-            let analysis = engines[who].search(&pos, &limits, |_| {});
-            let used = t.elapsed();
-            tally.time[who] += used;
-            tally.moves[who] += 1;
-            tally.nodes[who] += analysis.nodes;
-            if matches!(strength, Strength::Level(_)) {
-                level_time += used;
-                level_moves += 1;
-            }
-            let mv = analysis.best_move.expect("a move while the game goes on");
-            pos.play(mv).expect("the engine plays legal moves");
-            line.push(mv.to_string());
-        }
-        tally.plies += u64::from(pos.plies());
-        let outcome = pos.outcome().expect("over");
-        match outcome.winner() {
-            None => tally.draws += 1,
-            Some(w) if (w == Color::White) == a_white => tally.wins += 1,
-            Some(_) => tally.losses += 1,
-        }
-        if args.verbose {
-            bar.suspend(|| {
-                println!(
-                    "game {:3} {name_a} {}: {outcome} in {} plies: {}",
-                    game + 1,
-                    if a_white { "white" } else { "black" },
-                    pos.plies(),
-                    line.join(" ")
-                );
             });
         }
-        bar.set_message(format!(
-            "+{} -{} ={}",
-            tally.wins, tally.losses, tally.draws
-        ));
-        bar.inc(1);
-    }
+    });
     bar.finish_and_clear();
+    let (tally, _) = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
     tally
 }
 

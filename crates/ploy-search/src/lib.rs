@@ -153,10 +153,19 @@
 //! # Evaluation
 //!
 //! [`Evaluation`] holds [`EvalParams`]: material, mobility, advancement and centralisation by
-//! kind, threats, commander safety (attacked, guarded) and tempo. It generates no moves: for
-//! each colour, kind and direction it keeps the set of pieces with a flag that way, and
-//! slides those sets along the board (a ten-squares-wide bitboard with a guard column, so no
-//! edge masks), eight directions at a time.
+//! kind, threats, commander safety (attacked, guarded) and tempo. It generates no moves.
+//! The game types it evaluates ([`EvalPosition`], [`Paranoid`]) keep, move by move, the
+//! squares each piece reaches (on a ten-squares-wide bitboard with a guard column): a move
+//! computes again only the reach of the piece that moved and of the probes and lances whose
+//! lines it opened or closed, and an undo log takes those back. An evaluation then gathers
+//! the reach by kind only for the kinds a move touched (the others are cached, with their
+//! mobility counts), so that it combines a few sets of squares instead of walking the
+//! board. The code lives in the crate's `eval` module; the game adapters only call it.
+//!
+//! The default weights are fitted to self-play games by the `tune` example (logistic
+//! regression) and beat the hand-set weights they replaced by +89 Elo (95 %: +55 to +123)
+//! over 428 games at 20,000 nodes a move; [`EvalParams`] has the fit, the match and the
+//! command to fit them again.
 //!
 //! In four-player games the same terms are summed over the two *groups* the search sees:
 //! the teams of a partnership game, or in a free-for-all game every colour the root
@@ -165,7 +174,7 @@
 //! (true for partners; for the coalition an approximation). A group has a commander per
 //! colour, each judged for safety. Placement uses the centre terms only (no advancement: the
 //! seats sit on different edges and corners). Free-for-all scores are therefore root
-//! against three: about −2900 in the start position. Both four-player groupings are kept up
+//! against three: about −1900 in the start position. Both four-player groupings are kept up
 //! to date move by move ([`EvalPosition`], [`Paranoid`]); a move that hands colours over or
 //! takes a bare commander off the board rebuilds them.
 //!

@@ -67,7 +67,7 @@ pub fn share_against(advantages: impl IntoIterator<Item = f64>) -> f64 {
 ///   is the two-sided logistic; with `k` opponents all level (`a_j = 0`) it is
 ///   `100 / (k + 1)`, so players still in play count and eliminated ones do not.
 /// - **Ploy free-for-all** ([`win_share`]): the search's score there is the mover against
-///   all others together (the paranoid reduction), about −2900 in the start position, which
+///   all others together (the paranoid reduction), about −1900 in the start position, which
 ///   a logistic would read as a certain loss. So the advantage over each opponent `j` is
 ///   taken from the board and the score: the material of the colours the mover controls
 ///   minus that of the colours `j` controls (the default evaluation's piece values), plus
@@ -87,7 +87,7 @@ pub fn share_against(advantages: impl IntoIterator<Item = f64>) -> f64 {
 /// assert_eq!(win_share(&two, Score::new(0)), 50.0);
 /// let ffa = Position::start(Variant::FreeForAll, Rules::standard());
 /// // About what the search reports for the free-for-all start position.
-/// let share = win_share(&ffa, Score::new(-2900));
+/// let share = win_share(&ffa, Score::new(-1900));
 /// assert!((20.0..25.0).contains(&share), "{share}");
 /// assert_eq!(win_share(&ffa, Score::win_in(5)), 100.0);
 /// ```
@@ -172,7 +172,15 @@ mod tests {
     fn free_for_all_counts_the_players_in_play() {
         let pos = Position::start(Variant::FreeForAll, Rules::standard());
         // The material alone, level: a fair quarter.
-        let material = -2 * 1400;
+        let weights = crate::EvalParams::default().material;
+        let green: i32 = pos
+            .board()
+            .pieces()
+            .filter(|(_, p)| p.colour() == Seat::Green)
+            .map(|(_, p)| weights[p.kind().index()])
+            .sum();
+        // One colour's material against three: every colour has the same army.
+        let material = i16::try_from(-2 * green).expect("a score");
         assert!((win_share(&pos, Score::new(material)) - 25.0).abs() < 1e-9);
         // Better for the mover, a higher share, and monotone in the score.
         let mut last = 0.0;

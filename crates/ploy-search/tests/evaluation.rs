@@ -323,6 +323,35 @@ proptest! {
         along_game_paranoid(&Evaluation::default(), start, root, seed, plies);
     }
 
+    /// The coefficients the tuner fits are the evaluation: their sum with the weights is
+    /// the value, up to the rounding of the two threat terms (below 1 each).
+    #[test]
+    fn terms_times_weights_are_the_evaluation(p in params(), seed in any::<u64>(), plies in 0u32..150, partnership in any::<bool>()) {
+        let eval = Evaluation::new(p);
+        let pos = if partnership {
+            let mut pos = Position::start(Variant::Partnership, Rules::standard());
+            let mut s = seed;
+            for _ in 0..plies {
+                s = mix(s);
+                let Some(mv) = pick(&pos, s) else { break };
+                pos.make_move(mv);
+            }
+            pos
+        } else {
+            random_playout(seed, plies)
+        };
+        prop_assume!(pos.outcome().is_none());
+        let sum: f64 = eval
+            .terms(&pos)
+            .iter()
+            .zip(p.to_array())
+            .map(|(c, w)| c * f64::from(w))
+            .sum();
+        let value = f64::from(eval.evaluate(&pos));
+        prop_assert!((sum - value).abs() < 2.0, "{} against {} in {:?}", sum, value, pos);
+        prop_assert_eq!(EvalParams::from_array(p.to_array()), p);
+    }
+
     #[test]
     fn any_weights_match_the_reference(p in params(), seed in any::<u64>(), plies in 0u32..120, variant in 0u8..3, rule_bits in 0u8..16) {
         let eval = Evaluation::new(p);

@@ -527,9 +527,26 @@ mod tests {
         assert!(execute(&service, "signup bob pb").is_ok());
         assert!(execute(&service, "ploy challenge alice pa bob").is_ok());
         assert!(execute(&service, "ploy challenge -variant=ffa alice pa bot bob bot").is_ok());
+        assert!(execute(&service, "pente challenge -size=7 alice pa bob").is_ok());
+        assert!(execute(&service, "pyloff challenge -size=2 alice pa bob bot").is_ok());
         let words = [
             "ploy",
             "pente",
+            "pyloff",
+            "103",
+            "104",
+            "D4",
+            "d4#0",
+            "k10",
+            "c3",
+            "a1#1",
+            "swap",
+            "pass",
+            "-size=2",
+            "-board_size=9",
+            "-no_tournament_rule",
+            "-all_freedoms",
+            "-cut_down",
             "signup",
             "help",
             "list",

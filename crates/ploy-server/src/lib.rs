@@ -10,6 +10,7 @@
 //! - [`command`]: the pbmserv-style command language (`ployd cmd`, `POST /api/command`).
 //! - [`http`]: the HTTP API and its event streams.
 //! - [`auth`]: userids, passwords (argon2id), session tokens.
+//! - [`page`]: the browser page served at `/` (static files compiled in).
 //!
 //! The user documentation is `docs/server.md` in the repository.
 //!
@@ -46,6 +47,7 @@ pub mod auth;
 pub mod command;
 pub mod game;
 pub mod http;
+pub mod page;
 pub mod pente_game;
 pub mod ploy_game;
 pub mod pyloff_game;

@@ -176,8 +176,17 @@ impl GameType for PenteType {
                 MoveError::Malformed(format!("`{}` is not a point: {e}", excerpt(text)))
             })
         }?;
-        game.play(mv)
-            .map_err(|e| MoveError::Illegal(format!("`{mv}`: {}", e.reason)))?;
+        game.play(mv).map_err(|e| {
+            let mut m = format!("`{mv}`: {}", e.reason);
+            if e.reason == pente::IllegalMove::OffBoard {
+                let n = game.rules().size.get();
+                let last = Point::new(n - 1, n - 1)
+                    .map(|p| p.to_string())
+                    .unwrap_or_default();
+                m.push_str(&format!(" (A1 to {last} on this {n}x{n} board)"));
+            }
+            MoveError::Illegal(m)
+        })?;
         Ok(mv.to_string())
     }
 
@@ -313,6 +322,12 @@ mod tests {
             PenteType.play(&mut g, "A1"),
             Err(MoveError::Illegal(m)) if m.contains("centre")
         ));
+        assert_eq!(
+            PenteType.play(&mut g, "K10"),
+            Err(MoveError::Illegal(
+                "`K10`: the point is not on the board (A1 to J9 on this 9x9 board)".to_owned()
+            ))
+        );
         assert_eq!(PenteType.play(&mut g, "e5").unwrap(), "E5");
         assert_eq!(PenteType.to_move(&g), Some(1));
         for bad in ["", "I5", "Z1", "E0", "E55", "E5 F6", &"x".repeat(1000)] {

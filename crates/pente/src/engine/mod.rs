@@ -6,9 +6,10 @@ mod state;
 mod threat;
 
 use core::fmt;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
-use ploy_search::{Config, Info, Limits, Score, SearchGame, Searcher};
+use ploy_search::{Clock, Config, Info, Limits, Score, SearchGame, Searcher, SystemClock};
 use thiserror::Error;
 
 pub use eval::{EvalParams, Evaluation};
@@ -137,6 +138,16 @@ pub struct Engine {
     rng: u64,
     threat_nodes: u64,
     tuning: Tuning,
+    clock: Arc<dyn Clock + Send + Sync>,
+}
+
+/// A clock shared between the engine and its searcher.
+struct SharedClock(Arc<dyn Clock + Send + Sync>);
+
+impl Clock for SharedClock {
+    fn now(&self) -> Duration {
+        self.0.now()
+    }
 }
 
 impl fmt::Debug for Engine {
@@ -198,6 +209,7 @@ impl Engine {
             rng: mix64(0),
             threat_nodes: 200_000,
             tuning: Tuning::default(),
+            clock: Arc::new(SystemClock::new()),
         }
     }
 
@@ -214,6 +226,16 @@ impl Engine {
     #[must_use]
     pub fn with_threat_nodes(mut self, nodes: u64) -> Engine {
         self.threat_nodes = nodes;
+        self
+    }
+
+    /// The same engine reading `clock` for its time budgets (the system clock by default;
+    /// a clock of the thread's processor time makes budgets fair on a busy machine).
+    #[must_use]
+    pub fn with_clock(mut self, clock: impl Clock + Send + Sync + 'static) -> Engine {
+        let clock: Arc<dyn Clock + Send + Sync> = Arc::new(clock);
+        self.searcher.set_clock(SharedClock(Arc::clone(&clock)));
+        self.clock = clock;
         self
     }
 
@@ -253,7 +275,7 @@ impl Engine {
         limits: &Limits,
         observer: impl FnMut(&Info<'_, Move>),
     ) -> Analysis {
-        let start = Instant::now();
+        let start = self.clock.now();
         match self.strength.clone() {
             Strength::Full => self.search_full(pos, limits, observer, start),
             Strength::Level(level) => self.search_level(pos, &level, limits, start),
@@ -265,7 +287,7 @@ impl Engine {
         pos: &Position,
         limits: &Limits,
         mut observer: impl FnMut(&Info<'_, Move>),
-        start: Instant,
+        start: Duration,
     ) -> Analysis {
         let mut g = SearchPosition::new(pos.clone());
         g.set_salt(self.seed);
@@ -278,6 +300,7 @@ impl Engine {
             let deadline = limits
                 .hard_time
                 .map(|t| start + t * self.tuning.threat_share.min(100) / 100);
+            let clock = Arc::clone(&self.clock);
             let budget = ThreatBudget {
                 nodes: limits.nodes.map_or(self.threat_nodes, |n| {
                     (n * share / 100).min(self.threat_nodes)
@@ -285,12 +308,12 @@ impl Engine {
                 deadline,
                 stop: limits.stop.clone(),
             };
-            let mut ts = ThreatSearch::new(budget);
+            let mut ts = ThreatSearch::new(budget, &*clock);
             let found = ts.solve(&g, 12);
             nodes = ts.nodes;
             if let Some((mv, plies)) = found {
                 let pv = [mv];
-                let time = start.elapsed();
+                let time = self.clock.now().saturating_sub(start);
                 observer(&Info::new(plies, Score::win_in(plies), &pv, nodes, time));
                 return Analysis {
                     best_move: Some(mv),
@@ -298,7 +321,7 @@ impl Engine {
                     depth: plies,
                     pv: vec![mv],
                     nodes,
-                    time: start.elapsed(),
+                    time: self.clock.now().saturating_sub(start),
                     by_threats: true,
                 };
             }
@@ -308,10 +331,10 @@ impl Engine {
             *n = n.saturating_sub(nodes).max(1);
         }
         if let Some(t) = limits.hard_time.as_mut() {
-            *t = t.saturating_sub(start.elapsed());
+            *t = t.saturating_sub(self.clock.now().saturating_sub(start));
         }
         if let Some(t) = limits.soft_time.as_mut() {
-            *t = t.saturating_sub(start.elapsed());
+            *t = t.saturating_sub(self.clock.now().saturating_sub(start));
         }
         let r = self.searcher.search(&g, &[], &limits, &mut observer);
         Analysis {
@@ -320,7 +343,7 @@ impl Engine {
             depth: r.depth,
             pv: r.pv,
             nodes: nodes + r.nodes,
-            time: start.elapsed(),
+            time: self.clock.now().saturating_sub(start),
             by_threats: false,
         }
     }
@@ -330,7 +353,7 @@ impl Engine {
         pos: &Position,
         level: &Level,
         limits: &Limits,
-        start: Instant,
+        start: Duration,
     ) -> Analysis {
         let mut g = SearchPosition::new(pos.clone());
         g.set_salt(self.seed);
@@ -404,7 +427,7 @@ impl Engine {
             analysis.score = scored[pick].0;
             analysis.pv = vec![scored[pick].1];
         }
-        analysis.time = start.elapsed();
+        analysis.time = self.clock.now().saturating_sub(start);
         analysis
     }
 }

@@ -19,6 +19,12 @@ pub struct Tuning {
     pub answer_open_threes: bool,
     /// Share of a time budget the threat search may use, in percent.
     pub threat_share: u32,
+    /// In quiet positions (no threat to answer) search only this many of the best-ordered
+    /// moves below the root (0: all). The threat search, the answers to threats and
+    /// quiescence are not narrowed.
+    pub width: u16,
+    /// The same at the root (0: all).
+    pub root_width: u16,
 }
 
 impl Default for Tuning {
@@ -27,6 +33,8 @@ impl Default for Tuning {
             quiescence_captures: true,
             answer_open_threes: true,
             threat_share: 25,
+            width: 8,
+            root_width: 16,
         }
     }
 }
@@ -697,6 +705,19 @@ impl SearchPosition {
             self.answers_to_open_four_threat(&mut scored);
         } else {
             self.candidates(&mut scored);
+            if self.narrowing.is_none() {
+                let w = if self.plies_from_root() == 0 {
+                    self.tuning.root_width
+                } else {
+                    self.tuning.width
+                };
+                if w > 0 && scored.len() > usize::from(w) {
+                    scored.select_nth_unstable_by_key(usize::from(w) - 1, |&(k, _)| {
+                        core::cmp::Reverse(k)
+                    });
+                    scored.truncate(usize::from(w));
+                }
+            }
         }
         scored.sort_unstable_by_key(|&(k, _)| core::cmp::Reverse(k));
         if let Some(n) = &self.narrowing {

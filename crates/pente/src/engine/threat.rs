@@ -6,7 +6,9 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::Duration;
+
+use ploy_search::Clock;
 
 use ploy_search::SearchGame;
 
@@ -16,20 +18,23 @@ use crate::types::Move;
 /// Budgets of a threat search.
 pub(crate) struct ThreatBudget {
     pub nodes: u64,
-    pub deadline: Option<Instant>,
+    /// A time on `clock` not to go past.
+    pub deadline: Option<Duration>,
     pub stop: Option<Arc<AtomicBool>>,
 }
 
-pub(crate) struct ThreatSearch {
+pub(crate) struct ThreatSearch<'c> {
     budget: ThreatBudget,
+    clock: &'c dyn Clock,
     pub nodes: u64,
     aborted: bool,
 }
 
-impl ThreatSearch {
-    pub(crate) fn new(budget: ThreatBudget) -> ThreatSearch {
+impl<'c> ThreatSearch<'c> {
+    pub(crate) fn new(budget: ThreatBudget, clock: &'c dyn Clock) -> ThreatSearch<'c> {
         ThreatSearch {
             budget,
+            clock,
             nodes: 0,
             aborted: false,
         }
@@ -41,7 +46,7 @@ impl ThreatSearch {
             self.aborted = true;
         }
         if self.nodes % 256 == 0
-            && (self.budget.deadline.is_some_and(|d| Instant::now() >= d)
+            && (self.budget.deadline.is_some_and(|d| self.clock.now() >= d)
                 || self
                     .budget
                     .stop

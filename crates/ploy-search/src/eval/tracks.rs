@@ -2,7 +2,9 @@
 //! colours, their squares by kind, their placement and material sums, and for every piece
 //! the squares it reaches.
 
-use super::layout::{KIND_OF, RING1, RING2, VALID, bit, for_each, narrow, piece_reach, wide};
+use super::layout::{
+    KIND_OF, RING1, RING2, VALID, bit, for_each, narrow, piece_reach, popcount, sparse_count, wide,
+};
 use core::cell::Cell;
 use ploy_core::{Move, Position, Undo};
 
@@ -59,6 +61,10 @@ pub(crate) struct Tracks {
     /// bit `4 * group + kind` of `stale` is clear.
     unions: [[Cell<u128>; 4]; 2],
     stale: Cell<u8>,
+    /// `mobility[group][kind]` (shield, probe, lance): the squares of `unions[group][kind]`
+    /// not occupied by the group, when the group occupied `own_at[group]`.
+    mobility: [[Cell<u32>; 3]; 2],
+    own_at: [Cell<u128>; 2],
 }
 
 impl Tracks {
@@ -73,6 +79,8 @@ impl Tracks {
             log: Vec::new(),
             unions: Default::default(),
             stale: Cell::new(0xFF),
+            mobility: Default::default(),
+            own_at: Default::default(),
         };
         t.rebuild(pos, groups, psqt);
         t
@@ -127,18 +135,43 @@ impl Tracks {
         r
     }
 
-    /// `[group][kind]`: the squares each group's pieces of each kind reach, together.
+    /// `[group][kind]`: the squares each group's pieces of each kind reach, together; and
+    /// for shields, probes and lances how many of those squares the group does not occupy
+    /// (its mobility by kind).
+    ///
+    /// Both are cached. A kind whose reach a move changed is gathered and counted again;
+    /// for the others only the group's squares that were left or filled since the last call
+    /// (usually one or two) are looked at.
     #[inline]
-    pub(crate) fn unions(&self) -> [[u128; 4]; 2] {
-        let mut stale = self.stale.get();
-        while stale != 0 {
-            let i = stale.trailing_zeros() as usize;
-            stale &= stale - 1;
-            let (g, k) = (i >> 2, i & 3);
-            self.unions[g][k].set(self.reach_of(self.by_kind[g][k]));
+    pub(crate) fn reached(&self) -> ([[u128; 4]; 2], [[u32; 3]; 2]) {
+        let stale = self.stale.get();
+        for g in 0..2 {
+            let own = self.colour[g];
+            let was = self.own_at[g].get();
+            let (left, filled) = (was & !own, own & !was);
+            for k in 0..4 {
+                let union = &self.unions[g][k];
+                if stale >> (4 * g + k) & 1 != 0 {
+                    let set = self.reach_of(self.by_kind[g][k]);
+                    union.set(set);
+                    if k < 3 {
+                        self.mobility[g][k].set(popcount(set & !own));
+                    }
+                } else if k < 3 && was != own {
+                    let set = union.get();
+                    let m = &self.mobility[g][k];
+                    m.set(m.get() + sparse_count(set & left) - sparse_count(set & filled));
+                }
+            }
+            self.own_at[g].set(own);
         }
         self.stale.set(0);
-        self.unions.each_ref().map(|u| u.each_ref().map(Cell::get))
+        (
+            self.unions.each_ref().map(|u| u.each_ref().map(Cell::get)),
+            self.mobility
+                .each_ref()
+                .map(|m| m.each_ref().map(Cell::get)),
+        )
     }
 
     /// Logs the reach entry of `w` before it changes.
