@@ -24,7 +24,7 @@ use ploy_core::{
 };
 use ploy_notation::{PositionString, UniversityMove, read_algebraic};
 use ploy_search::{
-    Config, Evaluation, Info, Limits, PloyGame, SearchOptions, SearchResult, Searcher,
+    Config, Evaluation, Info, Limits, MAX_THREADS, PloyGame, SearchOptions, SearchResult, Searcher,
 };
 
 /// The engine's name in the protocol's `id name` line.
@@ -68,6 +68,7 @@ pub fn variant_name(variant: Variant) -> &'static str {
 /// its time there, not in a move's time budget.
 pub struct Engine {
     hash_mb: usize,
+    threads: usize,
     searcher: Option<Searcher<PloyGame, Evaluation>>,
 }
 
@@ -78,6 +79,7 @@ impl Engine {
     pub fn new(hash_mb: usize) -> Engine {
         let mut engine = Engine {
             hash_mb: 0,
+            threads: 1,
             searcher: None,
         };
         engine.set_hash_mb(hash_mb);
@@ -90,6 +92,23 @@ impl Engine {
         self.hash_mb
     }
 
+    /// Search threads (1 unless [`Engine::set_threads`] said otherwise).
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Searches with `threads` threads from the next search on (clamped to
+    /// 1..=[`MAX_THREADS`]; ploy-search's `Config::threads`). The table and everything learnt
+    /// stay. One thread searches deterministically; more search one shared table at once
+    /// (Lazy SMP), reaching a depth sooner but not reproducibly.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, MAX_THREADS);
+        if let Some(s) = &mut self.searcher {
+            s.set_threads(self.threads);
+        }
+    }
+
     /// Changes the table size (clamped to 1..=[`MAX_HASH_MB`]): the old table is freed
     /// first, then the new one allocated and every page of it touched, which may take
     /// seconds for a large table. Everything learnt is forgotten.
@@ -98,6 +117,7 @@ impl Engine {
         self.searcher = None;
         let config = Config {
             table_bytes: self.hash_mb << 20,
+            threads: self.threads,
             ..Config::default()
         };
         self.searcher = Some(Searcher::new(config, Evaluation::default()));
@@ -248,6 +268,8 @@ struct Engines {
     ploy: Option<Engine>,
     /// The table size of the engines made from now on (the `Hash` option).
     hash_mb: usize,
+    /// Ploy's search threads (the `Threads` option).
+    threads: usize,
     /// The engines of the other games.
     #[cfg(feature = "cli")]
     games: games::Engines,
@@ -258,6 +280,7 @@ impl Default for Engines {
         Engines {
             ploy: None,
             hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
             #[cfg(feature = "cli")]
             games: games::Engines::default(),
         }
@@ -266,8 +289,21 @@ impl Default for Engines {
 
 impl Engines {
     fn ploy(&mut self) -> &mut Engine {
-        let mb = self.hash_mb;
-        self.ploy.get_or_insert_with(|| Engine::new(mb))
+        let (mb, threads) = (self.hash_mb, self.threads);
+        self.ploy.get_or_insert_with(|| {
+            let mut engine = Engine::new(mb);
+            engine.set_threads(threads);
+            engine
+        })
+    }
+
+    /// The `Threads` option: Ploy's engine searches with `threads` threads, now and when
+    /// made again.
+    fn set_threads(&mut self, threads: usize) {
+        self.threads = threads;
+        if let Some(engine) = &mut self.ploy {
+            engine.set_threads(threads);
+        }
     }
 
     /// The `Hash` option: every engine made from now on gets a table of `mb` MiB; the
@@ -317,6 +353,10 @@ trait ProtocolGame: Send {
     /// Whether `go` can search several lines (the `MultiPV` option).
     fn has_multipv(&self) -> bool {
         true
+    }
+    /// Whether the game's search can use several threads (the `Threads` option).
+    fn has_threads(&self) -> bool {
+        false
     }
     /// The `option name ...` lines of this game's options.
     fn option_lines(&self) -> Vec<String>;
@@ -439,6 +479,10 @@ impl PloyProtocol {
 }
 
 impl ProtocolGame for PloyProtocol {
+    fn has_threads(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "ploy"
     }
@@ -499,7 +543,11 @@ impl ProtocolGame for PloyProtocol {
     fn set_hash(&mut self, mb: usize) -> Job {
         Box::new(move |engines: &mut Engines| match &mut engines.ploy {
             Some(engine) => engine.set_hash_mb(mb),
-            None => engines.ploy = Some(Engine::new(mb)),
+            None => {
+                let mut engine = Engine::new(mb);
+                engine.set_threads(engines.threads);
+                engines.ploy = Some(engine);
+            }
         })
     }
 
@@ -673,10 +721,12 @@ struct Running {
     ponder: Option<Arc<AtomicBool>>,
 }
 
-/// The common options (`Hash` goes to the game's engine).
+/// The common options (`Hash` and `Threads` go to the game's engine).
 struct Options {
     multipv: usize,
     ponder: bool,
+    /// The `Threads` value the session started with (what `uci` calls its default).
+    start_threads: usize,
 }
 
 /// The protocol's state on the input side.
@@ -801,6 +851,12 @@ impl Session {
                 "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
             ));
         }
+        if self.game.has_threads() {
+            self.say(&format!(
+                "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+                self.options.start_threads
+            ));
+        }
         self.say("option name Ponder type check default false");
         for line in self.game.option_lines() {
             self.say(&line);
@@ -912,6 +968,23 @@ impl Session {
             }
             "multipv" if !self.game.has_multipv() => {
                 return Err(self.not_here(&name));
+            }
+            "threads" => {
+                let n: usize = v.parse().map_err(|_| bad())?;
+                if !(1..=MAX_THREADS).contains(&n) {
+                    return Err(format!(
+                        "option `Threads`: {n} is not within 1..={MAX_THREADS}"
+                    ));
+                }
+                if !self.game.has_threads() {
+                    return Err(format!(
+                        "option `Threads`: {} games search on one thread",
+                        self.game.name()
+                    ));
+                }
+                self.send(Box::new(move |engines: &mut Engines| {
+                    engines.set_threads(n);
+                }));
             }
             "multipv" => {
                 let k: usize = v.parse().map_err(|_| bad())?;
@@ -1193,9 +1266,43 @@ fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> io::Result<Option<
 ///
 /// # Errors
 /// Reading `input` failed.
-pub fn run_protocol(
+pub fn run_protocol(input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
+    run_protocol_with(input, output, &ProtocolStart::default())
+}
+
+/// How a protocol session starts, before any `setoption`: the values `ploy engine`'s flags
+/// give the common options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProtocolStart {
+    /// The `Threads` option's value (and the default `uci` announces), 1..=[`MAX_THREADS`].
+    pub threads: usize,
+}
+
+impl Default for ProtocolStart {
+    fn default() -> ProtocolStart {
+        ProtocolStart { threads: 1 }
+    }
+}
+
+impl ProtocolStart {
+    /// Starts with `threads` search threads (clamped to 1..=[`MAX_THREADS`]).
+    #[must_use]
+    pub fn with_threads(self, threads: usize) -> ProtocolStart {
+        ProtocolStart {
+            threads: threads.clamp(1, MAX_THREADS),
+        }
+    }
+}
+
+/// [`run_protocol`] with the common options starting as `start` says.
+///
+/// # Errors
+/// Reading `input` failed.
+pub fn run_protocol_with(
     mut input: impl BufRead,
     output: impl Write + Send + 'static,
+    start: &ProtocolStart,
 ) -> io::Result<()> {
     let out: Out = Arc::new(Mutex::new(Box::new(output)));
     let (jobs, job_rx) = mpsc::channel::<Job>();
@@ -1214,6 +1321,7 @@ pub fn run_protocol(
         options: Options {
             multipv: 1,
             ponder: false,
+            start_threads: start.threads.clamp(1, MAX_THREADS),
         },
         jobs,
         done,
@@ -1223,6 +1331,12 @@ pub fn run_protocol(
         #[cfg(feature = "cli")]
         parked: games::Parked::default(),
     };
+    if session.options.start_threads > 1 {
+        let n = session.options.start_threads;
+        session.send(Box::new(move |engines: &mut Engines| {
+            engines.set_threads(n)
+        }));
+    }
     let mut result = Ok(());
     let mut buf = Vec::new();
     loop {

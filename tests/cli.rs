@@ -114,6 +114,10 @@ fn usage_errors_exit_2_without_panic() {
         &["analyze", "start", "--time", "2 parsecs"],
         &["analyze", "start", "--depth", "0"],
         &["analyze", "start w", "--depth", "1"],
+        &["analyze", "start", "--threads", "0"],
+        &["analyze", "start", "--threads", "257"],
+        &["engine", "--threads", "0"],
+        &["bench", "--threads", "x"],
         &["moves", "--bogus"],
         &["match", "--games", "x"],
         &["match", "--games", "-3"],
@@ -282,6 +286,16 @@ fn bench_json() {
         stdout.starts_with(&format!("nodes {}\n", v["nodes"])),
         "{stdout}"
     );
+
+    // With two threads: the same depth, a `threads` key; the counts sum both threads'.
+    let v2 = json(&["bench", "--depth", "2", "--threads", "2", "--json"]);
+    assert_eq!(
+        (v2["depth"].as_u64(), v2["threads"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert!(v2["nodes"].as_u64().unwrap() >= 24);
+    let out = ploy(&["bench", "--depth", "1", "--threads", "2"], "");
+    assert!(text(&out.stdout).starts_with("threads 2\nnodes "));
 
     let v = json(&["bench", "--overrun", "2", "20ms", "--json"]);
     assert_eq!(v["searches"], 2);
@@ -569,6 +583,25 @@ fn engine_runs_the_protocol() {
     assert!(out.status.success());
     assert!(stdout.contains("uciok"), "{stdout}");
     assert!(stdout.contains("readyok"), "{stdout}");
+}
+
+#[test]
+fn analyze_with_two_threads() {
+    // Iterations 1 to 4 as with one thread, then a legal move.
+    let out = ploy(&["analyze", "start", "--depth", "4", "--threads", "2"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{stdout}");
+    for (i, line) in lines[..4].iter().enumerate() {
+        assert!(
+            line.starts_with(&format!("depth {} score ", i + 1)),
+            "{stdout}"
+        );
+    }
+    let start = ploy::core::Position::new();
+    let best = ploy::notation::read_university(&start, lines[4]).expect("a move");
+    assert!(start.is_legal(best), "{stdout}");
 }
 
 #[test]

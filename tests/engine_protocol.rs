@@ -69,7 +69,13 @@ const WAIT: Duration = Duration::from_secs(20);
 
 impl Engine {
     fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    /// The engine started with command-line `args`.
+    fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(engine_binary())
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -193,6 +199,7 @@ fn a_protocol_session() {
     for name in [
         "Hash",
         "MultiPV",
+        "Threads",
         "Ponder",
         "Variant",
         "Rules",
@@ -835,4 +842,102 @@ fn a_line_too_long_is_refused_whole() {
     assert!(lines[0].starts_with("info string error a line longer than "));
     e.send("d");
     assert!(e.next("the position").ends_with(" b"));
+}
+
+#[test]
+fn threads_search_together_and_the_option_is_checked() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let block = e.until("uciok");
+    assert!(
+        block.contains(&"option name Threads type spin default 1 min 1 max 256".to_owned()),
+        "{block:?}"
+    );
+    for bad in ["0", "257", "two", ""] {
+        e.send(&format!("setoption name Threads value {bad}"));
+        let line = e.next("an error");
+        assert!(
+            line.starts_with("info string error option `Threads`"),
+            "{bad}: {line}"
+        );
+    }
+    e.send("setoption name Threads value 2");
+    let moves = ploy::core::Position::new().legal_moves();
+    for go in ["go depth 4", "go nodes 20000", "go movetime 100"] {
+        e.send("position startpos");
+        e.send(go);
+        let lines = e.until("bestmove");
+        lines[..lines.len() - 1].iter().for_each(|l| check_info(l));
+        let best = bestmove(&lines);
+        assert!(
+            moves
+                .iter()
+                .any(|&m| ploy::notation::UniversityMove::from(m).to_string() == best),
+            "{go}: {best}"
+        );
+        if go == "go depth 4" {
+            assert!(
+                lines[lines.len() - 2].starts_with("info depth 4 "),
+                "{lines:?}"
+            );
+        }
+        if go == "go nodes 20000" {
+            // The node budget bounds the nodes of both threads together.
+            let nodes: u64 = lines[lines.len() - 2]
+                .split(' ')
+                .skip_while(|&w| w != "nodes")
+                .nth(1)
+                .and_then(|n| n.parse().ok())
+                .expect("a node count");
+            assert!(nodes <= 20_000, "{lines:?}");
+        }
+    }
+    // Back to one thread: the same search twice gives the same lines.
+    e.send("setoption name Threads value 1");
+    let run = |e: &mut Engine| -> Vec<String> {
+        e.send("newgame");
+        e.send("position startpos moves e3-e4-0");
+        e.send("go depth 4");
+        // Every line without its speed and time.
+        e.until("bestmove")
+            .iter()
+            .map(|l| {
+                let w: Vec<&str> = l.split(' ').collect();
+                let timed = |i: usize| i > 0 && matches!(w[i - 1], "nps" | "time");
+                (0..w.len())
+                    .filter(|&i| !matches!(w[i], "nps" | "time") && !timed(i))
+                    .map(|i| w[i])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    let first = run(&mut e);
+    assert_eq!(first, run(&mut e));
+
+    // `--threads` sets the starting value, which `uci` announces as the default.
+    let mut e = Engine::start_with(&["--threads", "2"]);
+    e.send("uci");
+    let block = e.until("uciok");
+    assert!(
+        block.contains(&"option name Threads type spin default 2 min 1 max 256".to_owned()),
+        "{block:?}"
+    );
+    e.send("position startpos");
+    e.send("go depth 3");
+    assert_ne!(bestmove(&e.until("bestmove")), "none");
+
+    // Pente searches on one thread: no `Threads` in its block, and the option is refused.
+    if cfg!(feature = "cli") {
+        e.send("setoption name Game value pente");
+        e.send("uci");
+        let block = e.until("uciok");
+        assert!(!block.iter().any(|l| l.contains("Threads")), "{block:?}");
+        e.send("setoption name Threads value 2");
+        let line = e.next("an error");
+        assert!(
+            line.starts_with("info string error option `Threads`: pente games search on one"),
+            "{line}"
+        );
+    }
 }

@@ -17,7 +17,7 @@ use clap::Parser;
 use ploy_core::Rules;
 use ploy_notation::UniversityMove;
 use ploy_notation::protocol::read_position_arg;
-use ploy_search::{Config, Evaluation, Limits, PloyGame, Searcher};
+use ploy_search::{Config, Evaluation, Limits, MAX_THREADS, PloyGame, Searcher};
 
 use super::{Failure, RuleArgs, parse_duration};
 
@@ -48,6 +48,10 @@ pub struct AnalyzeArgs {
     /// until the time has passed; the one running then is cut short.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub time: Option<Duration>,
+    /// Search threads. One (the default) gives the same lines every run; more share one
+    /// table (Lazy SMP) and reach a depth sooner, with node counts summed over the threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
+    pub threads: u32,
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -82,7 +86,11 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
     let pos = read_position_arg(args.position.trim().as_bytes(), rules).map_err(Failure::usage)?;
     let stop = Arc::new(AtomicBool::new(false));
     let limits = args.limits().with_stop(Arc::clone(&stop));
-    let mut searcher = Searcher::new(Config::default(), Evaluation::default());
+    let config = Config {
+        threads: args.threads as usize,
+        ..Config::default()
+    };
+    let mut searcher = Searcher::new(config, Evaluation::default());
     // Two-player and partnership positions as `EvalPosition`, free-for-all as `Paranoid`.
     let game: PloyGame = searcher.evaluator().game(pos);
     let mut written = Ok(());

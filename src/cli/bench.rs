@@ -8,6 +8,11 @@
 //! `{"depth", "signature", "nodes", "seconds", "nps"}` (the signature is the node count),
 //! plus `"positions"` (one object per position) with `--verbose`.
 //!
+//! `--threads N` (N > 1) searches with N threads (Lazy SMP): the node count then sums the
+//! threads' and changes from run to run, so it is no signature; the time to reach the depth
+//! is what to compare with one thread. The text output then begins with a `threads N` line,
+//! the JSON has a `"threads"` key.
+//!
 //! `--overrun SEARCHES LIMIT` measures instead how far past a hard time limit searches
 //! return. The positions and their rules are fixed (the signature would mean nothing
 //! otherwise), so `bench` takes no rule flags.
@@ -45,6 +50,11 @@ pub struct BenchArgs {
     /// MTD(f)'s first guess from the previous iteration (not the one two plies back).
     #[arg(long)]
     pub previous_guess: bool,
+    /// Search threads (Lazy SMP; 1, the default, is deterministic). With more, the node
+    /// count is the sum over the threads and varies from run to run: it is no signature,
+    /// and the time to reach the depth is the figure to compare.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=ploy_search::MAX_THREADS as i64))]
+    pub threads: u32,
     /// A line per position.
     #[arg(long)]
     pub verbose: bool,
@@ -61,7 +71,10 @@ impl BenchArgs {
     /// The search configuration the flags ask for.
     #[must_use]
     pub fn config(&self) -> Config {
-        let mut config = Config::default();
+        let mut config = Config {
+            threads: self.threads as usize,
+            ..Config::default()
+        };
         if self.alphabeta {
             config.driver = Driver::AlphaBeta;
         }
@@ -176,6 +189,9 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             "seconds": time.as_secs_f64(),
             "nps": nps(nodes, time),
         });
+        if args.threads > 1 {
+            value["threads"] = json!(args.threads);
+        }
         if args.verbose {
             value["positions"] = reports
                 .iter()
@@ -192,6 +208,9 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
                 .collect();
         }
         return write_json(&mut out, &value);
+    }
+    if args.threads > 1 {
+        writeln!(out, "threads {}", args.threads)?;
     }
     if args.verbose {
         for (i, r) in reports.iter().enumerate() {

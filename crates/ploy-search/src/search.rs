@@ -9,6 +9,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+mod smp;
+pub use smp::MAX_THREADS;
+
 /// The deepest the search goes, main search and quiescence together (plies from the root).
 pub const MAX_PLY: usize = 128;
 /// The deepest iteration.
@@ -70,6 +73,17 @@ pub struct Config {
     /// Use the score of the iteration two plies back as MTD(f)'s first guess (Ploy's
     /// odd/even swing); otherwise the previous iteration's.
     pub guess_from_same_parity: bool,
+    /// Search threads, 1..=[`MAX_THREADS`] (default 1): with more, helper threads search
+    /// the same root at once and share the table (Lazy SMP; see the crate docs, Threads).
+    /// One thread searches on the caller's thread alone, deterministically.
+    #[cfg_attr(feature = "serde", serde(default = "one_thread"))]
+    pub threads: usize,
+}
+
+/// The default of [`Config::threads`] when deserialising a configuration without it.
+#[cfg(feature = "serde")]
+fn one_thread() -> usize {
+    1
 }
 
 impl Default for Config {
@@ -88,6 +102,7 @@ impl Default for Config {
             eval_cache_bytes: 1 << 18,
             stop_at_proven_result: true,
             guess_from_same_parity: true,
+            threads: 1,
         }
     }
 }
@@ -121,6 +136,7 @@ impl Config {
             eval_cache_bytes: 1 << 18,
             stop_at_proven_result: false,
             guess_from_same_parity: true,
+            threads: 1,
         }
     }
 }
@@ -266,7 +282,12 @@ pub struct SearchResult<M> {
 pub struct Searcher<G: SearchGame, E> {
     config: Config,
     eval: E,
-    table: Table,
+    /// The table, shared with the helper threads' searchers.
+    table: Arc<Table>,
+    /// The helper threads' searchers (made at the first search with several threads).
+    pub(crate) helpers: Vec<Searcher<G, E>>,
+    /// During a search with several threads: what this thread shares with the others.
+    pub(crate) link: Option<smp::Link>,
     killers: Vec<[u16; MAX_KILLERS]>,
     history: Vec<i32>,
     clock: Box<dyn Clock + Send>,
@@ -307,7 +328,12 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
     /// A searcher with `config` and evaluation `eval`, reading the system clock.
     #[must_use]
     pub fn new(config: Config, eval: E) -> Searcher<G, E> {
-        let table = Table::new(config.table_bytes.max(64));
+        let table = Arc::new(Table::new(config.table_bytes.max(64)));
+        Searcher::with_table(config, eval, table)
+    }
+
+    /// A searcher using `table` (a helper thread's shares the main searcher's).
+    pub(crate) fn with_table(config: Config, eval: E, table: Arc<Table>) -> Searcher<G, E> {
         let cache_len = if config.eval_cache_bytes == 0 {
             0
         } else {
@@ -317,6 +343,8 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             config,
             eval,
             table,
+            helpers: Vec::new(),
+            link: None,
             killers: vec![[NO_MOVE; MAX_KILLERS]; MAX_PLY + 1],
             history: vec![0; 2 * G::HISTORY_SIZE],
             clock: Box::new(SystemClock::new()),
@@ -369,9 +397,10 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         &self.table
     }
 
-    /// Forgets the table, killers and history.
+    /// Forgets the table, killers and history (the helper threads' too).
     pub fn clear(&mut self) {
         self.table.clear();
+        self.helpers.clear();
         self.eval_cache.fill(0);
         self.history.fill(0);
         self.killers.fill([NO_MOVE; MAX_KILLERS]);
@@ -393,7 +422,13 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         history: &[u64],
         limits: &Limits,
         observer: impl FnMut(&Info<'_, G::Move>),
-    ) -> SearchResult<G::Move> {
+    ) -> SearchResult<G::Move>
+    where
+        G: Send,
+        G::Move: Send,
+        G::Moves: Send,
+        E: Clone + Send,
+    {
         self.search_with(pos, history, limits, &SearchOptions::default(), observer)
     }
 
@@ -425,10 +460,32 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         history: &[u64],
         limits: &Limits,
         options: &SearchOptions<G::Move>,
+        observer: impl FnMut(&Info<'_, G::Move>),
+    ) -> SearchResult<G::Move>
+    where
+        G: Send,
+        G::Move: Send,
+        G::Moves: Send,
+        E: Clone + Send,
+    {
+        self.table.new_search();
+        if self.config.threads > 1 {
+            return smp::search(self, pos, history, limits, options, observer);
+        }
+        self.search_one(pos, history, limits, options, observer)
+    }
+
+    /// The search of one thread: [`Searcher::search_with`] on this thread alone, or the
+    /// main thread's or a helper's part of a search with several (`self.link`).
+    pub(crate) fn search_one(
+        &mut self,
+        pos: &G,
+        history: &[u64],
+        limits: &Limits,
+        options: &SearchOptions<G::Move>,
         mut observer: impl FnMut(&Info<'_, G::Move>),
     ) -> SearchResult<G::Move> {
         let mut g = pos.clone();
-        self.table.new_search();
         for h in &mut self.history {
             *h /= 8;
         }
@@ -438,7 +495,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         self.floor = 0;
         self.nodes = 0;
         self.stopped = false;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.node_limit = self.first_allowance(limits.nodes);
         self.next_check = POLL_INTERVAL.min(self.node_limit);
         self.start = self.clock.now();
         self.budget_start = self.start;
@@ -495,6 +552,9 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         // Scores by line, iteration after iteration (for MTD(f)'s first guesses).
         let mut scores: Vec<Vec<Value>> = vec![Vec::new(); lines];
         'deepen: for depth in 1..=max_depth {
+            if self.skips_depth(depth) {
+                continue;
+            }
             if depth > 1 {
                 if let (Some(soft), Some(used)) = (limits.soft_time, self.budget_used()) {
                     if used >= soft {
@@ -551,8 +611,8 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                     multipv: (lines > 1).then_some(line as u32 + 1),
                     best_move: best,
                     pv: &pv,
-                    nodes: self.nodes,
-                    nps: nps(self.nodes, time),
+                    nodes: self.total_nodes(),
+                    nps: nps(self.total_nodes(), time),
                     time,
                     table_fill: if self.use_table() {
                         self.table.fill_permille()
@@ -579,7 +639,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             {
                 break;
             }
-            if self.nodes >= self.node_limit {
+            if self.nodes >= self.node_limit && !self.more_nodes() {
                 break;
             }
         }
@@ -731,7 +791,10 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
 
     #[cold]
     fn check_limits(&mut self) {
-        if self.nodes >= self.node_limit {
+        if self.link.is_some() {
+            self.publish_nodes();
+        }
+        if self.nodes >= self.node_limit && !self.more_nodes() {
             self.stopped = true;
         }
         self.next_check = (self.nodes + POLL_INTERVAL).min(self.node_limit.max(self.nodes + 1));

@@ -13,8 +13,10 @@ use proptest::prelude::*;
 /// Checks every exact configuration against negamax on `pos` at `depth`.
 fn check<G, E>(pos: &G, eval: &E, depth: u32, quiescence: Option<u8>)
 where
-    G: SearchGame + Clone + std::fmt::Debug,
-    E: Evaluator<G> + Clone,
+    G: SearchGame + Clone + Send + std::fmt::Debug,
+    G::Move: Send,
+    G::Moves: Send,
+    E: Evaluator<G> + Clone + Send,
 {
     let (value, best) = negamax(pos, eval, &[], depth, quiescence);
     for (name, config) in exact_configs(quiescence) {

@@ -119,8 +119,10 @@ fn exact(q: Option<u8>) -> Config {
 /// each line against negamax over the allowed moves the better lines did not take.
 fn check<G, E>(pos: &G, eval: &E, depth: u32, q: Option<u8>, pick: u64, lines: usize)
 where
-    G: SearchGame + Clone + std::fmt::Debug,
-    E: Evaluator<G> + Clone,
+    G: SearchGame + Clone + Send + std::fmt::Debug,
+    G::Move: Send,
+    G::Moves: Send,
+    E: Evaluator<G> + Clone + Send,
 {
     let moves = legal(pos);
     if moves.is_empty() {

@@ -48,8 +48,10 @@ fn configs() -> Vec<(&'static str, Config)> {
 /// Searches `pos` to `depth` with every configuration and checks every info line's line.
 fn check_lines<G, E>(pos: &G, eval: &E, depth: u32)
 where
-    G: SearchGame + Clone + std::fmt::Debug,
-    E: Evaluator<G> + Clone,
+    G: SearchGame + Clone + Send + std::fmt::Debug,
+    G::Move: Send,
+    G::Moves: Send,
+    E: Evaluator<G> + Clone + Send,
 {
     for (name, config) in configs() {
         let bound = |d: u32| d as usize + usize::from(config.max_quiescence);
