@@ -199,6 +199,7 @@ mod score;
 mod search;
 mod share;
 mod table;
+mod tactics;
 
 pub use engine::{Engine, GameHistory};
 pub use game::{Evaluator, MAX_MOVES, MoveBuffer, SearchGame, Side, Terminal};

@@ -207,6 +207,7 @@ impl SearchGame for Position {
     }
 
     crate::ploy::ploy_move_codec!();
+    crate::tactics::ploy_tactics!(s => *s);
 }
 
 /// The tunable terms of Ploy's evaluation, all in the same units (a shield is about 100).
@@ -831,6 +832,7 @@ impl SearchGame for EvalPosition {
     }
 
     crate::ploy::ploy_move_codec!();
+    crate::tactics::ploy_tactics!(s => s.pos);
 }
 
 impl EvalPosition {
