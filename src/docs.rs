@@ -7,7 +7,8 @@
 // definition here.
 #![doc = "[rules]: crate::docs::rules\n[notation]: crate::docs::notation\n\
           [protocol]: crate::docs::protocol\n[speed]: crate::docs::speed\n\
-          [server]: crate::docs::server\n[readme]: crate"]
+          [server]: crate::docs::server\n[pyloff]: crate::docs::pyloff\n\
+          [pente]: crate::docs::pente\n[readme]: crate"]
 #![doc = include_str!("../docs/README.md")]
 
 pub mod rules {
@@ -35,4 +36,12 @@ pub mod speed {
 pub mod server {
     #![doc = "[rules]: crate::docs::rules\n[index]: crate::docs"]
     #![doc = include_str!("../docs/server.md")]
+}
+
+pub mod pyloff {
+    #![doc = include_str!("../docs/pyloff.md")]
+}
+
+pub mod pente {
+    #![doc = include_str!("../docs/pente.md")]
 }

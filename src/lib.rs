@@ -3,7 +3,8 @@
 // lead to the modules of `ploy::docs` (see src/docs.rs).
 #![doc = "[rules]: crate::docs::rules\n[notation]: crate::docs::notation\n\
           [protocol]: crate::docs::protocol\n[speed]: crate::docs::speed\n[server]: crate::docs::server\n\
-          [docs]: crate::docs"]
+          [docs]: crate::docs\n[pyloff]: crate::docs::pyloff\n\
+          [pente]: crate::docs::pente"]
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

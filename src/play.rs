@@ -602,7 +602,7 @@ fn rules_text(rules: &Rules, variant: Variant) -> String {
 }
 
 /// Today's date in UTC as `YYYY-MM-DD` (the proleptic Gregorian calendar).
-fn today() -> String {
+pub(crate) fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -751,7 +751,7 @@ fn replaces_another_game(path: &Path, game: &Game) -> Option<&'static str> {
 
 /// Writes `bytes` to a new temporary file beside `path` and renames it over `path`, so
 /// that `path` holds either the old text or the whole new one, never a part.
-fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),

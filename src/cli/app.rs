@@ -46,8 +46,9 @@ pub enum Command {
     Perft(PerftArgs),
     /// The legal moves of positions read from standard input, a line each.
     Moves(MovesArgs),
-    /// Play games between two engine configurations and estimate their Elo difference.
-    Match(MatchArgs),
+    /// Play games between two players (engine configurations, engine programs) and
+    /// estimate their Elo difference.
+    Match(Box<MatchArgs>),
     /// Search benchmark: node count (a signature of the search) and speed.
     Bench(BenchArgs),
     /// Check a score sheet or game record, or convert it.

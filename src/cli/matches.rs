@@ -1,42 +1,147 @@
-//! `ploy match` and the `match` example: games between two players (engine
-//! configurations), with the result from the first player's view and an Elo difference with
-//! its 95 % interval.
+//! `ploy match` and the `match` example: games between two players, with the result from
+//! the first player's (A's) view, an Elo difference with its 95 % interval, and optionally a
+//! sequential probability ratio test (SPRT) that stops the match once it is decided.
 //!
-//! The pieces, meant to be extended (parallel games, other stopping rules, other openings,
-//! engine processes as players):
-//! - [`Player`]: anything that chooses a move in a [`Game`]; [`PlayerSpec`] is its text form
-//!   on the command line and builds one ([`PlayerSpec::player`]), so that each game (or each
-//!   worker) can have its own.
-//! - [`Openings`]: the opening line of each pair of games.
-//! - Game pairs: game `g` (counting from 0) plays opening `g / 2`, with A as Green when `g`
-//!   is even and as Red when it is odd ([`pairing`]), so each opening is played once with
-//!   each colour.
-//! - [`play_game`] plays one game, [`play_match`] the whole schedule, calling back after
-//!   each game; [`Tally`] counts the results and gives the score and [`Elo`].
+//! # Players
 //!
-//! Output: a line per game (`game   1 A plays green : A wins after 57 plies (Green wins,
-//! commander captured)`), then the players, the tally, the Elo and each searching player's
-//! average nodes and time per move. With `--json` only one object on standard output:
-//! `{"games", "wins", "draws", "losses", "score", "elo", "elo_low", "elo_high", "a", "b"}`
-//! (`score` is A's points per game, 0 to 1, a draw counting one half). Progress (games left,
-//! an estimate of the time left) goes to standard error when it is a terminal.
+//! A player ([`PlayerSpec`]) is the search in this process with a named configuration
+//! (`full`, `noorder`, `alphabeta`, `nolmr`), a random mover (`random`), or an engine
+//! program driven over the engine protocol (`engine:PATH`, see [`EngineProcess`] for what is
+//! sent), so that another build, an older one say, can be the opponent. Budget overrides
+//! follow `@`: `dN` (depth), `nN` (nodes), `tT` (time per move), e.g. `full@d4`,
+//! `engine:./old-engine@t100ms`; without one the match's `--nodes`, `--time` or `--depth`
+//! holds (20,000 nodes by default). An engine program gets the match's rules as options
+//! (`Repetition draw`, `No-capture limit`, ...), then the options of `--a-option NAME=VALUE`
+//! / `--b-option`, and `go movetime T`, `go depth D` or `go nodes N`. It loses a game when
+//! it crashes, gives an illegal move or none, or does not answer in time (its time per move
+//! plus `--timeout`, 5 s by default; 60 s a move with a depth or node budget), and is
+//! started again for the next game.
+//!
+//! # Games
+//!
+//! Games come in pairs: game `g` (counting from 0) plays the opening of pair `g / 2`, with
+//! A as Green (moving first in the standard start) when `g` is even and as Red when it is
+//! odd ([`pairing`]), so each opening is played once with each colour. In a four-player
+//! opening A plays Green and Yellow (a team in a partnership game), B Red and Blue. The
+//! openings are random legal plies from the seed (`--opening-plies`, 4 by default) or the
+//! lines of an openings file (`--openings FILE`; the format is in [`read_openings`]). A game
+//! ends by the rules, as a draw once it reaches the ply cap (`--ply-cap`, the opening
+//! included), or as a loss for a player that gives no legal move.
+//!
+//! With `-j N`, N games are played at once on threads, each worker with its own players
+//! (its own engine programs). Every game starts its players afresh (a new search, an engine
+//! program's `ucinewgame`, a random player seeded by the game's number), results are
+//! counted in the order of the games and the SPRT is checked after each pair in that
+//! order, so with a depth or node budget a match gives the same games and the same result
+//! whatever N is. (A time budget depends on the machine's load, with any N.)
+//!
+//! # Statistics
+//!
+//! The score is A's points per game (a draw counts one half); the Elo difference comes
+//! with the 95 % Wilson interval of the score ([`Tally::elo`]). `--sprt ELO0,ELO1` tests
+//! "A is ELO0 Elo stronger" (H0) against "A is ELO1 Elo stronger" (H1), with error rates
+//! `--alpha` and `--beta` (0.05 each by default), on the pentanomial count of game pairs
+//! (see [`Sprt`] and [the statistics](mod@stats)); the match stops when the log-likelihood
+//! ratio reaches a bound (at the end of a pair), or after `--games` games (20,000 with
+//! `--sprt` unless given). Games of other workers still under way when the test decides
+//! are dropped, so that the result is the one a single worker would give.
+//!
+//! # Output
+//!
+//! A line per game, in the games' order (`game   1 A plays green : A wins after 57 plies
+//! (Green wins, commander captured)`; a forfeit reads `B forfeits: timed out (no answer
+//! within 5.1s)`), then the players, the tally, the Elo, the pairs, the SPRT, forfeits, and
+//! each player's average nodes and time per move. With `--json` only one object on standard
+//! output: `{"games", "wins", "draws", "losses", "score", "elo", "elo_low", "elo_high",
+//! "llr", "lower_bound", "upper_bound", "sprt", "pentanomial", "forfeits", "a", "b"}`
+//! (`score` is A's points per game, 0 to 1; `llr` and the bounds are `null` without
+//! `--sprt`; `sprt` is `"H0"`, `"H1"` or `null` while undecided; `pentanomial` counts the
+//! pairs A scored 0, ½, 1, 1½ and 2 points in; `forfeits` is `[A's, B's]`). Progress (games
+//! played of the most, the tally, the ratio and its bounds, an estimate of the time left)
+//! goes to standard error when it is a terminal.
+//!
+//! `--records DIR` writes every counted game as a game record (`DIR/game-001.plg`, ...;
+//! `--sheets DIR` as score sheets, `game-001.txt`), each replaced atomically: the players
+//! by seat, the time control and the date in the header, then the moves (the opening's
+//! first); in a record, comment lines after the first say the game's number, who played
+//! which colour, the opening and where it came from, and the result with its reason (a
+//! draw at the ply cap, a forfeit and why). A forfeit is written as a loss on time for a
+//! time-out and as a resignation otherwise (when that ends the game); a game stopped by the
+//! ply cap is written unfinished.
+//!
+//! # An older build as the opponent
+//!
+//! The match that decides whether a new engine is better than an older build (the one the
+//! engine's defaults cite): 50 openings of 4 random legal plies, each with colours swapped, 100 ms a move, the
+//! repetition draw on and no no-capture limit, a draw at 400 plies, this build's engine
+//! against an older build's, both over the engine protocol:
+//!
+//! ```text
+//! cargo build --release --example engine
+//! ploy match --a engine:target/release/examples/engine --b engine:/path/to/old/engine \
+//!     --games 100 --opening-plies 4 --time 100ms --no-capture-limit 0 --ply-cap 400 -j 1
+//! ```
 
+use std::collections::BTreeMap;
 use std::io::Write;
-use std::str::FromStr;
-use std::time::{Duration, Instant};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use clap::Parser;
-use ploy_core::{Game, Move, Outcome, Position, Rules, Seat, Variant};
-use ploy_search::{
-    Config, Driver, EvalPosition, Evaluation, GameHistory, Limits, MAX_DEPTH, Searcher,
-    random_line, splitmix64,
-};
-use ploy_sheet::ResultText;
+use ploy_core::{Game, Outcome, Rules, Seat, SeatSet, Variant};
+use ploy_notation::UniversityMove;
+use ploy_search::MAX_DEPTH;
+use ploy_sheet::{ResultText, SavedGame};
 use serde_json::json;
 
-use super::{Failure, RuleArgs, excerpt, format_duration, parse_duration, progress_bar};
+use super::{Failure, RuleArgs, parse_duration, progress_bar};
 
-/// Play games between two engine configurations and estimate their Elo difference.
+pub mod openings;
+pub mod players;
+pub mod process;
+pub mod stats;
+
+pub use openings::{Opening, Openings, OpeningsError, read_openings};
+pub use players::{
+    Budget, EngineKind, Fault, FaultKind, Player, PlayerSetup, PlayerSpec, PlayerStats,
+};
+pub use process::{EngineProcess, ProcessSpec, parse_option};
+pub use stats::{
+    Elo, GameResult, Hypothesis, Pentanomial, Sprt, Tally, expected_score, pentanomial_llr,
+};
+
+/// Reads `ELO0,ELO1` for `--sprt`.
+fn parse_elo_pair(text: &str) -> Result<(f64, f64), String> {
+    let bad = || {
+        format!(
+            "`{}`: expected ELO0,ELO1, e.g. 0,10",
+            super::excerpt(text, 40)
+        )
+    };
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    let a: f64 = a.trim().parse().map_err(|_| bad())?;
+    let b: f64 = b.trim().parse().map_err(|_| bad())?;
+    Sprt::new(a, b, 0.05, 0.05)?;
+    Ok((a, b))
+}
+
+/// Reads an error rate of the SPRT: a number strictly between 0 and 1.
+fn parse_rate(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|r| *r > 0.0 && *r < 0.5)
+        .ok_or_else(|| {
+            format!(
+                "`{}`: expected a number between 0 and 0.5, e.g. 0.05",
+                super::excerpt(text, 40)
+            )
+        })
+}
+
+/// Play games between two players and estimate their Elo difference.
 #[derive(Parser, Clone, Debug)]
 #[command(
     name = "match",
@@ -44,24 +149,41 @@ use super::{Failure, RuleArgs, excerpt, format_duration, parse_duration, progres
     after_help = "A SPEC is an engine name with optional budget overrides joined by `@`: \
                   full (the default configuration), noorder (table and move ordering off), \
                   alphabeta, nolmr (late move reductions off), random (a uniformly random \
-                  mover); overrides dN (depth), nN (nodes), tT (time per move: t500 = 500 ms, \
-                  t2s), e.g. full@d4. Games are played in pairs: each opening (random plies \
-                  from the seed) once with each colour. Games longer than the ply cap are \
-                  adjudicated as draws. The score is from A's view; the Elo difference comes \
-                  with the 95 % Wilson interval of the score (a perfect score is counted a \
-                  quarter game short of perfect, so that every figure stays finite)."
+                  mover), or engine:PATH (an engine program driven over the engine protocol, \
+                  told the match's rules and the --a-option/--b-option options); overrides \
+                  dN (depth), nN (nodes), tT (time per move: t500 = 500 ms, t2s), e.g. \
+                  full@d4, engine:./old/engine@t100ms. Games are played in pairs: each \
+                  opening (random plies from the seed, or a line of the openings file: \
+                  `start | e3-e4-0 e7-e6-0`, moves alone, or a position string) once with \
+                  each colour. Games reaching the ply cap are adjudicated as draws; an \
+                  engine program that crashes, times out or plays an illegal move loses. The \
+                  score is from A's view; the Elo difference comes with the 95 % Wilson \
+                  interval of the score (a perfect score is counted a quarter game short of \
+                  perfect, so that every figure stays finite). --sprt tests on game pairs \
+                  (pentanomial) and stops at its bounds.\n\n\
+                  This build's engine against an older build's, both over the engine \
+                  protocol, 50 openings of 4 random plies with colours swapped, 100 ms a \
+                  move, draws at 400 plies: ploy match --a \
+                  engine:target/release/examples/engine --b engine:OLD/engine --games 100 \
+                  --opening-plies 4 --time 100ms --no-capture-limit 0 --ply-cap 400"
 )]
 pub struct MatchArgs {
-    /// Number of games (played in pairs, each opening once with each colour).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
-    pub games: u32,
-    /// Seed of the openings and of the random players.
+    /// Number of games, played in pairs (each opening once with each colour) [default: 20;
+    /// with --sprt 20000, the most it plays].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: Option<u32>,
+    /// Seed of the random openings and of the random players.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Random plies of each opening.
-    #[arg(long, default_value_t = 4, value_name = "PLIES")]
-    pub opening_plies: u32,
-    /// Plies after which a game is adjudicated as a draw.
+    /// Random plies of each opening [default: 4; with --openings, 0: random plies after
+    /// each opening of the file].
+    #[arg(long, value_name = "PLIES")]
+    pub opening_plies: Option<u32>,
+    /// Openings file: one opening a line (`start | e3-e4-0 e7-e6-0`, moves alone from the
+    /// start, or a position string with or without `| moves`; `#` starts a comment).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Plies (opening included) at which a game is adjudicated as a draw.
     #[arg(long, default_value_t = 200, value_name = "PLIES",
           value_parser = clap::value_parser!(u32).range(1..))]
     pub ply_cap: u32,
@@ -81,8 +203,39 @@ pub struct MatchArgs {
     /// Player B.
     #[arg(long = "b", value_name = "SPEC", default_value = "full")]
     pub b: PlayerSpec,
+    /// An option for A's engine program, `NAME=VALUE` (e.g. `Hash=64`); repeatable.
+    #[arg(long = "a-option", value_name = "NAME=VALUE", value_parser = parse_option)]
+    pub a_options: Vec<(String, String)>,
+    /// An option for B's engine program, `NAME=VALUE`; repeatable.
+    #[arg(long = "b-option", value_name = "NAME=VALUE", value_parser = parse_option)]
+    pub b_options: Vec<(String, String)>,
+    /// How long an engine program may take past its time per move before it loses on time
+    /// [default: 5s]; with a depth or node budget, how long a move may take [default: 60s].
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub timeout: Option<Duration>,
+    /// Sequential probability ratio test of ELO0 against ELO1 (Elo of A over B, e.g.
+    /// `0,10`) on game pairs: stop when it decides.
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_elo_pair, allow_hyphen_values = true)]
+    pub sprt: Option<(f64, f64)>,
+    /// The SPRT's chance of accepting ELO1 when ELO0 holds.
+    #[arg(long, default_value_t = 0.05, requires = "sprt", value_parser = parse_rate)]
+    pub alpha: f64,
+    /// The SPRT's chance of accepting ELO0 when ELO1 holds.
+    #[arg(long, default_value_t = 0.05, requires = "sprt", value_parser = parse_rate)]
+    pub beta: f64,
+    /// Games played at once (threads; each with its own players).
+    #[arg(short = 'j', long = "jobs", default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
+    /// Write a game record of every game into this directory (game-001.plg, ...).
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
+    /// Write a score sheet of every game into this directory (game-001.txt, ...).
+    #[arg(long, value_name = "DIR")]
+    pub sheets: Option<PathBuf>,
     /// Print one JSON object: {"games", "wins", "draws", "losses", "score", "elo",
-    /// "elo_low", "elo_high", "a", "b"} (and no game lines).
+    /// "elo_low", "elo_high", "llr", "lower_bound", "upper_bound", "sprt", "pentanomial",
+    /// "forfeits", "a", "b"} (and no game lines).
     #[arg(long)]
     pub json: bool,
     /// The rules.
@@ -105,337 +258,113 @@ impl MatchArgs {
         }
     }
 
-    /// The match these arguments describe.
+    /// The SPRT of `--sprt`, `--alpha` and `--beta`.
     #[must_use]
-    pub fn plan(&self) -> MatchPlan {
-        MatchPlan {
-            games: self.games,
-            rules: self.rules.rules(Rules::standard()),
-            ply_cap: self.ply_cap as usize,
-            openings: Openings::Random {
-                seed: self.seed,
-                plies: self.opening_plies,
-            },
-        }
-    }
-}
-
-/// What limits a searching player's move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Budget {
-    /// A fixed depth.
-    Depth(u32),
-    /// A node budget.
-    Nodes(u64),
-    /// A time per move.
-    MoveTime(Duration),
-}
-
-impl Budget {
-    /// The search limits of this budget.
-    #[must_use]
-    pub fn limits(self) -> Limits {
-        match self {
-            Budget::Depth(d) => Limits::depth(d),
-            Budget::Nodes(n) => Limits::nodes(n),
-            Budget::MoveTime(t) => Limits::move_time(t),
-        }
-    }
-}
-
-impl std::fmt::Display for Budget {
-    /// The override text of a [`PlayerSpec`]: `d4`, `n20000`, `t500ms`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            Budget::Depth(d) => write!(f, "d{d}"),
-            Budget::Nodes(n) => write!(f, "n{n}"),
-            Budget::MoveTime(t) => write!(f, "t{}", format_duration(t)),
-        }
-    }
-}
-
-/// Which engine a [`PlayerSpec`] names.
-#[derive(Clone, Debug)]
-pub enum EngineKind {
-    /// The search with this configuration.
-    Search(Box<Config>),
-    /// A uniformly random mover.
-    Random,
-}
-
-/// A player as the command line names it: an engine name with optional budget overrides
-/// joined by `@` (`full`, `full@d4`, `nolmr@t200ms`, `random`).
-///
-/// ```
-/// use ploy::cli::matches::{Budget, PlayerSpec};
-/// let spec: PlayerSpec = "full@d4".parse().unwrap();
-/// assert_eq!(spec.budget(), Some(Budget::Depth(4)));
-/// assert_eq!(spec.to_string(), "full@d4");
-/// assert!("fast".parse::<PlayerSpec>().is_err());
-/// ```
-#[derive(Clone, Debug)]
-pub struct PlayerSpec {
-    text: String,
-    engine: EngineKind,
-    budget: Option<Budget>,
-}
-
-impl PlayerSpec {
-    /// The budget override, if the spec has one (the last one counts).
-    #[must_use]
-    pub fn budget(&self) -> Option<Budget> {
-        self.budget
+    pub fn sprt(&self) -> Option<Sprt> {
+        let (e0, e1) = self.sprt?;
+        Sprt::new(e0, e1, self.alpha, self.beta).ok()
     }
 
-    /// The engine.
-    #[must_use]
-    pub fn engine(&self) -> &EngineKind {
-        &self.engine
-    }
-
-    /// A new player of this spec, searching with `default` unless the spec overrides it;
-    /// `seed` seeds a random player.
-    #[must_use]
-    pub fn player(&self, default: Budget, seed: u64) -> Box<dyn Player> {
-        let name = self.text.clone();
-        match &self.engine {
-            EngineKind::Random => Box::new(RandomPlayer {
-                name,
-                rng: seed,
-                stats: PlayerStats::default(),
-            }),
-            EngineKind::Search(config) => Box::new(SearchPlayer {
-                name,
-                searcher: Searcher::new((**config).clone(), Evaluation::default()),
-                limits: self.budget.unwrap_or(default).limits(),
-                stats: PlayerStats::default(),
-            }),
-        }
-    }
-}
-
-impl std::fmt::Display for PlayerSpec {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-impl FromStr for PlayerSpec {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<PlayerSpec, String> {
-        let mut parts = text.split('@');
-        let name = parts.next().unwrap_or_default();
-        let engine = match name {
-            "full" => EngineKind::Search(Box::default()),
-            "noorder" => EngineKind::Search(Box::new(Config {
-                table_bytes: 0,
-                table_move: false,
-                order_captures: false,
-                killers: 0,
-                history: false,
-                ..Config::default()
-            })),
-            "alphabeta" => EngineKind::Search(Box::new(Config {
-                driver: Driver::AlphaBeta,
-                ..Config::default()
-            })),
-            "nolmr" => EngineKind::Search(Box::new(Config::exact())),
-            "random" => EngineKind::Random,
-            other => {
-                return Err(format!(
-                    "unknown engine `{}`: expected full, noorder, alphabeta, nolmr or random",
-                    excerpt(other, 40)
-                ));
-            }
-        };
-        let mut budget = None;
-        for part in parts {
-            let bad = || {
-                format!(
-                    "`{}`: a budget override is dN (depth), nN (nodes) or tT (time per move, \
-                     e.g. t500 or t2s)",
-                    excerpt(part, 40)
-                )
-            };
-            let (kind, value) = part.split_at(part.chars().next().map_or(0, char::len_utf8));
-            budget = Some(match kind {
-                "d" => Budget::Depth(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|d| (1..=MAX_DEPTH).contains(d))
-                        .ok_or_else(bad)?,
-                ),
-                "n" => Budget::Nodes(value.parse().ok().filter(|&n| n > 0).ok_or_else(bad)?),
-                "t" => Budget::MoveTime(
-                    parse_duration(value)
-                        .ok()
-                        .filter(|t| !t.is_zero())
-                        .ok_or_else(bad)?,
-                ),
-                _ => return Err(bad()),
-            });
-        }
-        if matches!(engine, EngineKind::Random) && budget.is_some() {
-            return Err(format!(
-                "`{}`: the random player takes no budget",
-                excerpt(text, 40)
-            ));
-        }
-        Ok(PlayerSpec {
-            text: text.to_owned(),
-            engine,
-            budget,
-        })
-    }
-}
-
-/// What a player has done so far.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PlayerStats {
-    /// Moves chosen.
-    pub moves: u64,
-    /// Nodes searched (0 for a player that does not search).
-    pub nodes: u64,
-    /// Time spent choosing.
-    pub time: Duration,
-}
-
-/// Anything that plays a game of a match: chooses a move when it is its turn.
-pub trait Player {
-    /// The name in the output (the spec's text).
-    fn name(&self) -> &str;
-    /// A new game starts: forget what belongs to the last one (a search's table).
-    fn new_game(&mut self) {}
-    /// The move to play in `game` (undecided, this player to move).
+    /// The match these arguments describe (the openings file read).
     ///
     /// # Errors
-    /// A message when the player cannot give a legal move (an engine process that died,
-    /// say); the match stops with it.
-    fn choose(&mut self, game: &Game) -> Result<Move, String>;
-    /// Moves, nodes and time so far.
-    fn stats(&self) -> PlayerStats;
-}
-
-struct SearchPlayer {
-    name: String,
-    searcher: Searcher<EvalPosition, Evaluation>,
-    limits: Limits,
-    stats: PlayerStats,
-}
-
-impl Player for SearchPlayer {
-    fn name(&self) -> &str {
-        &self.name
+    /// A usage [`Failure`] when the openings file cannot be read or has a bad line.
+    pub fn plan(&self) -> Result<MatchPlan, Failure> {
+        let rules = self.rules.rules(Rules::standard());
+        let openings = match &self.openings {
+            None => Openings::Random {
+                seed: self.seed,
+                plies: self.opening_plies.unwrap_or(4),
+            },
+            Some(path) => {
+                let shown = path.display();
+                let text = ploy_sheet::load_text(path)
+                    .map_err(|e| Failure::usage(format!("openings file {shown}: {e}")))?;
+                let openings = read_openings(&text, rules)
+                    .map_err(|e| Failure::usage(format!("openings file {shown}: {e}")))?;
+                Openings::List {
+                    openings,
+                    seed: self.seed,
+                    plies: self.opening_plies.unwrap_or(0),
+                }
+            }
+        };
+        let sprt = self.sprt();
+        Ok(MatchPlan {
+            games: self
+                .games
+                .unwrap_or(if sprt.is_some() { 20_000 } else { 20 }),
+            rules,
+            ply_cap: self.ply_cap as usize,
+            openings,
+            sprt,
+            jobs: self.jobs,
+        })
     }
 
-    fn new_game(&mut self) {
-        self.searcher.clear();
-    }
-
-    fn choose(&mut self, game: &Game) -> Result<Move, String> {
-        let t = Instant::now();
-        let root = EvalPosition::new(game.position().clone());
-        let r = self
-            .searcher
-            .search(&root, &root.history(game), &self.limits, |_| {});
-        self.stats.nodes += r.nodes;
-        self.stats.time += t.elapsed();
-        self.stats.moves += 1;
-        r.best_move
-            .ok_or_else(|| format!("{} found no move in an undecided game", self.name))
-    }
-
-    fn stats(&self) -> PlayerStats {
-        self.stats
-    }
-}
-
-struct RandomPlayer {
-    name: String,
-    rng: u64,
-    stats: PlayerStats,
-}
-
-impl Player for RandomPlayer {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn choose(&mut self, game: &Game) -> Result<Move, String> {
-        let t = Instant::now();
-        let moves = game.position().legal_moves();
-        if moves.is_empty() {
-            return Err(format!("{} has no legal move", self.name));
-        }
-        let mv = moves[splitmix64(&mut self.rng) as usize % moves.len()];
-        self.stats.time += t.elapsed();
-        self.stats.moves += 1;
-        Ok(mv)
-    }
-
-    fn stats(&self) -> PlayerStats {
-        self.stats
-    }
-}
-
-/// Where the games' opening lines come from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Openings {
-    /// `plies` random moves, seeded by `seed` and the pair's number.
-    Random {
-        /// The match's seed.
-        seed: u64,
-        /// Plies per opening.
-        plies: u32,
-    },
-}
-
-impl Openings {
-    /// The opening of pair `pair` from `start`.
-    #[must_use]
-    pub fn line(&self, start: &Position, pair: u32) -> Vec<Move> {
-        match *self {
-            Openings::Random { seed, plies } => random_line(
-                start,
-                seed.wrapping_mul(1000).wrapping_add(u64::from(pair)),
-                plies,
-                false,
-            ),
+    /// How each player is set up (`which` 0 for A, 1 for B).
+    fn setup(&self, which: usize) -> PlayerSetup {
+        PlayerSetup {
+            budget: self.budget(),
+            seed: self.seed ^ [0xA, 0xB][which],
+            rules: self.rules.rules(Rules::standard()),
+            timeout: self.timeout,
+            options: [&self.a_options, &self.b_options][which].clone(),
         }
     }
 }
 
 /// Game `game` (counting from 0) of a match: its pair (opening) number, and whether A plays
-/// Green (moving first).
+/// Green (and in four-player games Yellow).
 #[must_use]
 pub fn pairing(game: u32) -> (u32, bool) {
     (game / 2, game % 2 == 0)
 }
 
+/// The seats a side plays: Green (and Yellow) for the side that plays green, else Red (and
+/// Blue).
+#[must_use]
+pub fn side_seats(variant: Variant, green: bool) -> SeatSet {
+    let first = if green { Seat::Green } else { Seat::Red };
+    let set = SeatSet::only(first);
+    if variant.is_four_player() {
+        set.with(first.partner())
+    } else {
+        set
+    }
+}
+
 /// The schedule and conditions of a match.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MatchPlan {
-    /// Number of games.
+    /// Number of games (the most, with an SPRT).
     pub games: u32,
     /// The rules of every game.
     pub rules: Rules,
-    /// Plies after which a game is adjudicated as a draw.
+    /// Plies (opening included) at which a game is adjudicated as a draw.
     pub ply_cap: usize,
     /// The openings.
     pub openings: Openings,
+    /// The test that may stop the match early.
+    pub sprt: Option<Sprt>,
+    /// Games played at once.
+    pub jobs: u32,
 }
 
-/// A game's result for player A.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    /// A won.
-    Win,
-    /// A draw (including a game stopped by the ply cap).
-    Draw,
-    /// A lost.
-    Loss,
+/// How a game of a match ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// By the rules: the game's outcome.
+    Rules,
+    /// It reached the ply cap: a draw by adjudication.
+    PlyCap,
+    /// A player gave no legal move and loses: `loser` 0 for A, 1 for B.
+    Forfeit {
+        /// 0 for A, 1 for B.
+        loser: usize,
+        /// Why.
+        fault: Fault,
+    },
 }
 
 /// One finished game of a match.
@@ -445,37 +374,56 @@ pub struct GameReport {
     pub number: u32,
     /// Its pair (opening) number, counting from 0.
     pub pair: u32,
-    /// A's seat.
+    /// A's seat (its first seat in a four-player game: A plays Green and Yellow, or Red and
+    /// Blue).
     pub a_seat: Seat,
+    /// The opening.
+    pub opening: Opening,
     /// The game, opening included.
     pub game: Game,
-    /// Stopped by the ply cap (a draw by adjudication).
-    pub capped: bool,
+    /// How it ended.
+    pub end: End,
+    /// What A and B did in this game.
+    pub stats: [PlayerStats; 2],
 }
 
 impl GameReport {
+    /// A's seats.
+    #[must_use]
+    pub fn a_seats(&self) -> SeatSet {
+        side_seats(self.game.position().variant(), self.a_seat == Seat::Green)
+    }
+
     /// The result for A.
     #[must_use]
     pub fn result(&self) -> GameResult {
-        match self.game.outcome() {
-            Some(Outcome::Win { .. }) => {
-                if self.game.outcome().and_then(Outcome::winner) == Some(self.a_seat) {
-                    GameResult::Win
-                } else {
-                    GameResult::Loss
+        match &self.end {
+            End::Forfeit { loser: 0, .. } => GameResult::Loss,
+            End::Forfeit { .. } => GameResult::Win,
+            End::PlyCap => GameResult::Draw,
+            End::Rules => match self.game.outcome() {
+                Some(o @ Outcome::Win { .. }) => {
+                    if o.winners().iter().any(|s| self.a_seats().contains(s)) {
+                        GameResult::Win
+                    } else {
+                        GameResult::Loss
+                    }
                 }
-            }
-            _ => GameResult::Draw,
+                _ => GameResult::Draw,
+            },
         }
     }
 
-    /// How the game ended: the result text (`Red wins, commander captured`) or `ply cap`.
+    /// How the game ended: the result text (`Red wins, commander captured`), `ply cap`, or
+    /// `B forfeits: timed out (no answer within 5.1s)`.
     #[must_use]
     pub fn how(&self) -> String {
-        if self.capped {
-            "ply cap".to_owned()
-        } else {
-            ResultText(self.game.outcome()).to_string()
+        match &self.end {
+            End::Rules => ResultText(self.game.outcome()).to_string(),
+            End::PlyCap => "ply cap".to_owned(),
+            End::Forfeit { loser, fault } => {
+                format!("{} forfeits: {fault}", ["A", "B"][*loser])
+            }
         }
     }
 
@@ -499,191 +447,367 @@ impl GameReport {
             self.how()
         )
     }
-}
 
-/// Plays one two-player game from `opening` under `rules` until it ends or reaches
-/// `ply_cap` plies (opening included). Returns the game and whether the cap stopped it.
-///
-/// # Errors
-/// A message when a player gives no move or an illegal one, or the opening is not legal.
-pub fn play_game(
-    green: &mut dyn Player,
-    red: &mut dyn Player,
-    opening: &[Move],
-    rules: Rules,
-    ply_cap: usize,
-) -> Result<(Game, bool), String> {
-    let mut game = Game::start(Variant::TwoPlayer, rules);
-    for &m in opening {
-        game.play(m).map_err(|e| {
-            format!(
-                "opening move {}: {e}",
-                ploy_notation::UniversityMove::from(m)
-            )
-        })?;
-    }
-    while game.outcome().is_none() && game.moves().len() < ply_cap {
-        let player: &mut dyn Player = if game.position().turn() == Seat::Green {
-            &mut *green
+    /// The game with its header for a record or sheet: `names` are A's and B's, written
+    /// for their seats; `time_control` as the header's time control. With `with_how` the
+    /// event also says how the game ended when the rules did not end it (for a score sheet,
+    /// which has no comments).
+    #[must_use]
+    pub fn saved_game(&self, names: [&str; 2], time_control: &str, with_how: bool) -> SavedGame {
+        let mut saved = SavedGame::new(self.game.clone());
+        let h = &mut saved.header;
+        h.event = Some(clean(&if with_how && self.end != End::Rules {
+            format!("ploy match game {}: {}", self.number, self.how())
         } else {
-            &mut *red
-        };
-        let mv = player.choose(&game)?;
-        game.play(mv).map_err(|e| {
-            format!(
-                "{} played {}: {e}",
-                player.name(),
-                ploy_notation::UniversityMove::from(mv)
-            )
-        })?;
+            format!("ploy match game {}", self.number)
+        }));
+        h.date = Some(crate::play::today());
+        h.time_control = Some(clean(time_control));
+        let a_seats = self.a_seats();
+        for seat in self.game.position().variant().seats().iter() {
+            let who = usize::from(!a_seats.contains(seat));
+            h.players.set(seat, Some(clean(names[who])));
+        }
+        saved
     }
-    let capped = game.outcome().is_none();
-    Ok((game, capped))
+
+    /// The game record's text: the record of [`GameReport::saved_game`] with comment lines
+    /// after the first that say the game's number, the players, the opening and the result
+    /// with its reason.
+    ///
+    /// # Errors
+    /// A message if the record cannot be written (it always can: texts are cleaned).
+    pub fn record_text(&self, names: [&str; 2], time_control: &str) -> Result<String, String> {
+        let record = self
+            .saved_game(names, time_control, false)
+            .to_record()
+            .map_err(|e| e.to_string())?
+            .to_string();
+        let (first, rest) = record.split_once('\n').unwrap_or((&record, ""));
+        let a_colour = if self.a_seat == Seat::Green {
+            "green"
+        } else {
+            "red"
+        };
+        let b_colour = if self.a_seat == Seat::Green {
+            "red"
+        } else {
+            "green"
+        };
+        let opening = &self.opening;
+        let moves = if opening.moves.is_empty() {
+            "no moves".to_owned()
+        } else {
+            openings::moves_text(&opening.moves)
+        };
+        let result = match self.result() {
+            GameResult::Win => "A wins",
+            GameResult::Loss => "B wins",
+            GameResult::Draw => "draw",
+        };
+        let comments = [
+            format!(
+                "ploy match game {}: A = {} plays {a_colour}, B = {} plays {b_colour}",
+                self.number, names[0], names[1]
+            ),
+            format!(
+                "opening of pair {} ({}, {} plies): {moves}",
+                self.pair + 1,
+                opening.source,
+                opening.moves.len()
+            ),
+            format!("match result: {result} ({})", self.how()),
+        ];
+        let mut text = format!("{first}\n");
+        for c in comments {
+            text.push_str(&format!("# {}\n", clean(&c)));
+        }
+        text.push_str(rest);
+        Ok(text)
+    }
 }
 
-/// The results so far, from A's view.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// A's wins.
-    pub wins: u32,
-    /// Draws.
-    pub draws: u32,
-    /// A's losses.
-    pub losses: u32,
+/// `text` fit for a header or comment: control characters become spaces, no white space
+/// at the ends, and at most 300 characters.
+fn clean(text: &str) -> String {
+    let t: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    super::excerpt(t.trim(), 300)
 }
 
-/// An Elo difference with its 95 % interval.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Elo {
-    /// The estimate.
-    pub elo: f64,
-    /// Low end of the 95 % interval.
-    pub low: f64,
-    /// High end of the 95 % interval.
-    pub high: f64,
-}
-
-/// The Elo difference of a score fraction (strictly between 0 and 1).
-fn elo_of(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
-}
-
-/// The 95 % Wilson score interval of a score fraction `p` over `n` games (a draw counts as
-/// half a win); it stays inside 0..1 and is sensible for perfect scores.
-fn wilson(p: f64, n: f64) -> (f64, f64) {
-    let z = 1.96f64;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
-
-impl Tally {
-    /// Counts one result.
-    pub fn add(&mut self, result: GameResult) {
-        match result {
-            GameResult::Win => self.wins += 1,
-            GameResult::Draw => self.draws += 1,
-            GameResult::Loss => self.losses += 1,
+/// Plays game `index` (counting from 0) of `plan` between `players` (A, B), or `None` if
+/// `stop` is raised first.
+fn play_one(
+    plan: &MatchPlan,
+    index: u32,
+    players: &mut [Box<dyn Player>; 2],
+    stop: &AtomicBool,
+) -> Option<GameReport> {
+    let (pair, a_green) = pairing(index);
+    let opening = plan.openings.opening(plan.rules, pair);
+    let mut game = opening.game();
+    let a_seats = side_seats(game.position().variant(), a_green);
+    let before = [players[0].stats(), players[1].stats()];
+    let mut end = None;
+    for (side, p) in players.iter_mut().enumerate() {
+        if let Err(fault) = p.new_game(index + 1) {
+            end = Some((side, fault));
+            break;
         }
     }
-
-    /// Games counted.
-    #[must_use]
-    pub fn games(&self) -> u32 {
-        self.wins + self.draws + self.losses
+    let end = loop {
+        if let Some((loser, fault)) = end.take() {
+            break End::Forfeit { loser, fault };
+        }
+        if game.outcome().is_some() {
+            break End::Rules;
+        }
+        if game.moves().len() >= plan.ply_cap {
+            break End::PlyCap;
+        }
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let side = usize::from(!a_seats.contains(game.position().mover()));
+        match players[side].choose(&game) {
+            Ok(mv) => {
+                if let Err(e) = game.play(mv) {
+                    end = Some((
+                        side,
+                        Fault::new(
+                            FaultKind::IllegalMove,
+                            format!("`{}`: {e}", UniversityMove::from(mv)),
+                        ),
+                    ));
+                }
+            }
+            Err(fault) => end = Some((side, fault)),
+        }
+    };
+    if let End::Forfeit { loser, fault } = &end {
+        // Write the forfeit on the game when the core can end it that way.
+        let loser_seats = side_seats(game.position().variant(), (*loser == 0) == a_green);
+        let mover = game.position().mover();
+        let seat = if loser_seats.contains(mover) {
+            Some(mover)
+        } else {
+            loser_seats
+                .iter()
+                .find(|&s| game.position().in_play().contains(s))
+        };
+        if let Some(seat) = seat {
+            let mut ended = game.clone();
+            let done = if fault.kind == FaultKind::TimedOut {
+                ended.forfeit_on_time(seat)
+            } else {
+                ended.resign(seat)
+            };
+            if done.is_ok() && ended.outcome().is_some() {
+                game = ended;
+            }
+        }
     }
+    Some(GameReport {
+        number: index + 1,
+        pair,
+        a_seat: if a_green { Seat::Green } else { Seat::Red },
+        opening,
+        game,
+        end,
+        stats: [
+            players[0].stats().since(before[0]),
+            players[1].stats().since(before[1]),
+        ],
+    })
+}
 
-    /// A's points per game (0 to 1, a draw counting one half); `None` before any game.
-    #[must_use]
-    pub fn score(&self) -> Option<f64> {
-        let n = self.games();
-        (n > 0).then(|| (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(n))
-    }
+/// The standing of a match after some games.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Standing {
+    /// The results.
+    pub tally: Tally,
+    /// The complete pairs.
+    pub pairs: Pentanomial,
+    /// The SPRT's log-likelihood ratio (with an SPRT).
+    pub llr: Option<f64>,
+    /// The SPRT's decision, once made.
+    pub verdict: Option<Hypothesis>,
+    /// Games lost by a fault: A's, B's.
+    pub forfeits: [u32; 2],
+    /// What A and B did.
+    pub stats: [PlayerStats; 2],
+}
 
-    /// Whether A won or lost every game.
-    #[must_use]
-    pub fn is_perfect(&self) -> bool {
-        self.games() > 0 && (self.wins == self.games() || self.losses == self.games())
-    }
-
-    /// The Elo difference of A over B with the 95 % Wilson interval of the score; `None`
-    /// before any game. Every figure is finite: score fractions are kept a quarter game
-    /// away from 0 and 1 before they are turned into Elo, so a perfect score gives a
-    /// finite estimate and interval (to be read as "at least").
-    ///
-    /// ```
-    /// use ploy::cli::matches::Tally;
-    /// let even = Tally { wins: 5, draws: 10, losses: 5 }.elo().unwrap();
-    /// assert!(even.elo.abs() < 1e-9 && even.low < 0.0 && even.high > 0.0);
-    /// let perfect = Tally { wins: 20, draws: 0, losses: 0 }.elo().unwrap();
-    /// assert!(perfect.elo.is_finite() && perfect.low > 0.0 && perfect.high.is_finite());
-    /// ```
-    #[must_use]
-    pub fn elo(&self) -> Option<Elo> {
-        let p = self.score()?;
-        let n = f64::from(self.games());
-        let margin = 0.25 / n;
-        let elo = |x: f64| elo_of(x.clamp(margin, 1.0 - margin));
-        let (low, high) = wilson(p, n);
-        Some(Elo {
-            elo: elo(p),
-            low: elo(low),
-            high: elo(high),
-        })
-    }
+/// A player of a finished match.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlayerReport {
+    /// Its name (the spec's text).
+    pub name: String,
+    /// What it said about itself (an engine program's `id name`).
+    pub about: Option<String>,
+    /// What it did in the games counted.
+    pub stats: PlayerStats,
 }
 
 /// A finished match.
 #[derive(Clone, Debug)]
 pub struct MatchReport {
-    /// The results.
-    pub tally: Tally,
-    /// A's name and statistics.
-    pub a: (String, PlayerStats),
-    /// B's name and statistics.
-    pub b: (String, PlayerStats),
+    /// The standing at the end.
+    pub standing: Standing,
+    /// The test, if there was one.
+    pub sprt: Option<Sprt>,
+    /// Player A.
+    pub a: PlayerReport,
+    /// Player B.
+    pub b: PlayerReport,
 }
 
-/// Plays the match `plan` between `a` and `b`, calling `on_game` after each game (with the
-/// tally so far).
+/// What a worker tells the match.
+enum Event {
+    /// Its players are ready; what they say about themselves.
+    Started([Option<String>; 2]),
+    /// A finished game.
+    Game(Box<GameReport>),
+    /// Its players could not be made.
+    Failed(String),
+}
+
+/// A worker: makes its players, then plays the next game not yet taken until there is
+/// none or `stop` is raised.
+fn worker(
+    plan: &MatchPlan,
+    make: &(dyn Fn() -> Result<[Box<dyn Player>; 2], String> + Sync),
+    next: &AtomicU32,
+    stop: &AtomicBool,
+    events: mpsc::Sender<Event>,
+) {
+    let mut players = match make() {
+        Ok(p) => p,
+        Err(e) => {
+            stop.store(true, Ordering::Relaxed);
+            let _ = events.send(Event::Failed(e));
+            return;
+        }
+    };
+    let _ = events.send(Event::Started([players[0].about(), players[1].about()]));
+    while !stop.load(Ordering::Relaxed) {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        if index >= plan.games {
+            break;
+        }
+        let Some(report) = play_one(plan, index, &mut players, stop) else {
+            break;
+        };
+        if events.send(Event::Game(Box::new(report))).is_err() {
+            break;
+        }
+    }
+    // The players go here: engine programs are told to quit.
+}
+
+/// Plays the match `plan`: `make` gives each worker its players (A, B), `names` are their
+/// names; `on_game` is called after each counted game, in the games' order, with the
+/// standing so far.
 ///
 /// # Errors
-/// A player that gives no legal move ([`Failure`] with status 1), or what `on_game` returns.
+/// Players that cannot be made (an engine program that does not start: status 1), or what
+/// `on_game` returns.
 pub fn play_match(
     plan: &MatchPlan,
-    a: &mut dyn Player,
-    b: &mut dyn Player,
-    mut on_game: impl FnMut(&GameReport, &Tally) -> Result<(), Failure>,
+    names: [&str; 2],
+    make: &(dyn Fn() -> Result<[Box<dyn Player>; 2], String> + Sync),
+    mut on_game: impl FnMut(&GameReport, &Standing) -> Result<(), Failure>,
 ) -> Result<MatchReport, Failure> {
-    let start = Position::start(Variant::TwoPlayer, plan.rules);
-    let mut tally = Tally::default();
-    for g in 0..plan.games {
-        let (pair, a_green) = pairing(g);
-        let opening = plan.openings.line(&start, pair);
-        a.new_game();
-        b.new_game();
-        let (green, red): (&mut dyn Player, &mut dyn Player) = if a_green {
-            (&mut *a, &mut *b)
-        } else {
-            (&mut *b, &mut *a)
-        };
-        let (game, capped) = play_game(green, red, &opening, plan.rules, plan.ply_cap)
-            .map_err(|e| Failure::failed(format!("game {}: {e}", g + 1)))?;
-        let report = GameReport {
-            number: g + 1,
-            pair,
-            a_seat: if a_green { Seat::Green } else { Seat::Red },
-            game,
-            capped,
-        };
-        tally.add(report.result());
-        on_game(&report, &tally)?;
+    let next = AtomicU32::new(0);
+    let stop = AtomicBool::new(false);
+    let jobs = plan.jobs.clamp(1, plan.games.max(1));
+    let mut standing = Standing {
+        llr: plan.sprt.map(|_| 0.0),
+        ..Standing::default()
+    };
+    let mut about = None;
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel();
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || worker(plan, make, next, stop, tx));
+        }
+        drop(tx);
+        let mut waiting = BTreeMap::new();
+        let mut counted = 0u32;
+        let mut first_of_pair = None;
+        let mut done = false;
+        for event in rx {
+            match event {
+                Event::Started(a) => {
+                    about.get_or_insert(a);
+                }
+                Event::Failed(e) => {
+                    failure.get_or_insert(Failure::failed(e));
+                    done = true;
+                }
+                Event::Game(report) if !done => {
+                    waiting.insert(report.number, report);
+                    while let Some(report) = waiting.remove(&(counted + 1)) {
+                        counted += 1;
+                        let result = report.result();
+                        standing.tally.add(result);
+                        if let End::Forfeit { loser, .. } = report.end {
+                            standing.forfeits[loser] += 1;
+                        }
+                        standing.stats[0].add(report.stats[0]);
+                        standing.stats[1].add(report.stats[1]);
+                        let mut decided = false;
+                        match first_of_pair.take() {
+                            None => first_of_pair = Some(result),
+                            Some(first) => {
+                                standing.pairs.add(first, result);
+                                if let Some(sprt) = plan.sprt {
+                                    let llr = sprt.llr(&standing.pairs);
+                                    standing.llr = Some(llr);
+                                    standing.verdict = sprt.verdict(llr);
+                                    decided = standing.verdict.is_some();
+                                }
+                            }
+                        }
+                        if let Err(f) = on_game(&report, &standing) {
+                            failure.get_or_insert(f);
+                            decided = true;
+                        }
+                        if decided {
+                            done = true;
+                            break;
+                        }
+                    }
+                    if done {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                Event::Game(_) => {}
+            }
+        }
+    });
+    if let Some(f) = failure {
+        return Err(f);
     }
+    let [a_about, b_about] = about.unwrap_or_default();
     Ok(MatchReport {
-        tally,
-        a: (a.name().to_owned(), a.stats()),
-        b: (b.name().to_owned(), b.stats()),
+        standing,
+        sprt: plan.sprt,
+        a: PlayerReport {
+            name: names[0].to_owned(),
+            about: a_about,
+            stats: standing.stats[0],
+        },
+        b: PlayerReport {
+            name: names[1].to_owned(),
+            about: b_about,
+            stats: standing.stats[1],
+        },
     })
 }
 
@@ -691,7 +815,8 @@ impl MatchReport {
     /// The JSON object of `--json`.
     #[must_use]
     pub fn to_json(&self) -> serde_json::Value {
-        let t = &self.tally;
+        let s = &self.standing;
+        let t = &s.tally;
         let elo = t.elo();
         json!({
             "games": t.games(),
@@ -702,8 +827,14 @@ impl MatchReport {
             "elo": elo.map(|e| e.elo),
             "elo_low": elo.map(|e| e.low),
             "elo_high": elo.map(|e| e.high),
-            "a": self.a.0,
-            "b": self.b.0,
+            "llr": self.sprt.and(s.llr),
+            "lower_bound": self.sprt.map(|t| t.lower_bound()),
+            "upper_bound": self.sprt.map(|t| t.upper_bound()),
+            "sprt": s.verdict.map(|h| h.to_string()),
+            "pentanomial": s.pairs.counts,
+            "forfeits": s.forfeits,
+            "a": self.a.name,
+            "b": self.b.name,
         })
     }
 
@@ -711,11 +842,16 @@ impl MatchReport {
     #[must_use]
     pub fn summary(&self) -> String {
         use std::fmt::Write as _;
-        let t = &self.tally;
-        let mut s = String::new();
-        let _ = writeln!(s, "A = {}  B = {}", self.a.0, self.b.0);
+        let s = &self.standing;
+        let t = &s.tally;
+        let mut out = String::new();
+        let named = |p: &PlayerReport| match &p.about {
+            Some(about) => format!("{} ({about})", p.name),
+            None => p.name.clone(),
+        };
+        let _ = writeln!(out, "A = {}  B = {}", named(&self.a), named(&self.b));
         let _ = writeln!(
-            s,
+            out,
             "games {} wins {} draws {} losses {} score {:.1}%",
             t.games(),
             t.wins,
@@ -726,13 +862,13 @@ impl MatchReport {
         if let Some(e) = t.elo() {
             if t.is_perfect() {
                 let _ = writeln!(
-                    s,
+                    out,
                     "elo {:+.0} (95 %: {:+.0} to {:+.0}; a perfect score, counted a quarter game short)",
                     e.elo, e.low, e.high
                 );
             } else {
                 let _ = writeln!(
-                    s,
+                    out,
                     "elo {:+.0} +/- {:.0} (95 %: {:+.0} to {:+.0})",
                     e.elo,
                     (e.high - e.low) / 2.0,
@@ -741,42 +877,138 @@ impl MatchReport {
                 );
             }
         }
-        for (label, (_, stats)) in [("A", &self.a), ("B", &self.b)] {
-            if stats.moves > 0 && stats.nodes > 0 {
+        if s.pairs.pairs() > 0 {
+            let _ = writeln!(
+                out,
+                "pairs {} {} (A's points per pair: 0, 1/2, 1, 3/2, 2)",
+                s.pairs.pairs(),
+                s.pairs
+            );
+        }
+        if let (Some(sprt), Some(llr)) = (self.sprt, s.llr) {
+            let _ = writeln!(
+                out,
+                "sprt {sprt}: llr {llr:.2} (bounds {:.2} and {:.2}): {}",
+                sprt.lower_bound(),
+                sprt.upper_bound(),
+                match s.verdict {
+                    Some(Hypothesis::H0) => format!("H0 accepted (elo {} or less)", sprt.elo0),
+                    Some(Hypothesis::H1) => format!("H1 accepted (elo {} or more)", sprt.elo1),
+                    None => "no decision".to_owned(),
+                }
+            );
+        }
+        if s.forfeits != [0, 0] {
+            let _ = writeln!(
+                out,
+                "forfeits: A {}, B {} (crash, time-out or illegal move)",
+                s.forfeits[0], s.forfeits[1]
+            );
+        }
+        for (label, p) in [("A", &self.a), ("B", &self.b)] {
+            let stats = p.stats;
+            if stats.moves > 0 && (stats.nodes > 0 || !stats.time.is_zero()) {
                 let moves = stats.moves as f64;
+                let _ = write!(out, "{label}: {} moves, ", stats.moves);
+                if stats.nodes > 0 {
+                    let _ = write!(out, "{:.0} nodes/move, ", stats.nodes as f64 / moves);
+                }
                 let _ = writeln!(
-                    s,
-                    "{label}: {} moves, {:.0} nodes/move, {:.1} ms/move",
-                    stats.moves,
-                    stats.nodes as f64 / moves,
+                    out,
+                    "{:.1} ms/move",
                     stats.time.as_secs_f64() * 1000.0 / moves
                 );
             }
         }
-        s
+        out
     }
+}
+
+/// The progress message: the tally, and the ratio with its bounds.
+fn progress_message(standing: &Standing, sprt: Option<Sprt>) -> String {
+    let t = &standing.tally;
+    let mut msg = format!("A +{} ={} -{}", t.wins, t.draws, t.losses);
+    if let (Some(sprt), Some(llr)) = (sprt, standing.llr) {
+        msg.push_str(&format!(
+            " llr {llr:.2} ({:.2}..{:.2})",
+            sprt.lower_bound(),
+            sprt.upper_bound()
+        ));
+    }
+    msg
+}
+
+/// Makes a directory for records or sheets.
+fn make_dir(dir: &Path) -> Result<(), Failure> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::usage(format!("cannot make the directory {}: {e}", dir.display())))
 }
 
 /// Runs `match` with `args`, writing to standard output.
 ///
 /// # Errors
-/// A player that fails; a failed write.
+/// A usage failure (status 2): an openings file that cannot be read, an option for a player
+/// that is not an engine program, a directory that cannot be made. A failure (status 1): an
+/// engine program that does not start, a failed write.
 pub fn run(args: &MatchArgs) -> Result<(), Failure> {
-    let plan = args.plan();
-    let budget = args.budget();
-    let mut a = args.a.player(budget, args.seed ^ 0xA);
-    let mut b = args.b.player(budget, args.seed ^ 0xB);
+    let plan = args.plan()?;
+    for (spec, options, flag) in [
+        (&args.a, &args.a_options, "--a-option"),
+        (&args.b, &args.b_options, "--b-option"),
+    ] {
+        if !options.is_empty() && !spec.is_process() {
+            return Err(Failure::usage(format!(
+                "{flag} is for an engine program (engine:PATH), not `{spec}`"
+            )));
+        }
+    }
+    for dir in [&args.records, &args.sheets].into_iter().flatten() {
+        make_dir(dir)?;
+    }
+    let names = [args.a.to_string(), args.b.to_string()];
+    let budgets = [
+        args.a.budget().unwrap_or(args.budget()),
+        args.b.budget().unwrap_or(args.budget()),
+    ];
+    let time_control = if budgets[0] == budgets[1] {
+        budgets[0].describe()
+    } else {
+        format!("A {}, B {}", budgets[0].describe(), budgets[1].describe())
+    };
+    let setups = [args.setup(0), args.setup(1)];
+    let make = |/* a worker's players */| -> Result<[Box<dyn Player>; 2], String> {
+        Ok([args.a.player(&setups[0])?, args.b.player(&setups[1])?])
+    };
     let bar = progress_bar(
         u64::from(plan.games),
-        "match [{bar:20}] {pos}/{len} games, {msg}, ~{eta} left",
+        "match {pos}/{len} [{bar:12}] {msg} ~{eta} left",
     );
+    bar.set_message(progress_message(
+        &Standing {
+            llr: plan.sprt.map(|_| 0.0),
+            ..Standing::default()
+        },
+        plan.sprt,
+    ));
+    let width = plan.games.to_string().len().max(3);
     let mut out = std::io::stdout().lock();
-    let report = play_match(&plan, a.as_mut(), b.as_mut(), |game, tally| {
+    let report = play_match(&plan, [&names[0], &names[1]], &make, |game, standing| {
         bar.inc(1);
-        bar.set_message(format!(
-            "A +{} ={} -{}",
-            tally.wins, tally.draws, tally.losses
-        ));
+        bar.set_message(progress_message(standing, plan.sprt));
+        let file = format!("game-{:0width$}", game.number);
+        if let Some(dir) = &args.records {
+            let text = game
+                .record_text([&names[0], &names[1]], &time_control)
+                .map_err(Failure::failed)?;
+            write_file(&dir.join(format!("{file}.plg")), &text)?;
+        }
+        if let Some(dir) = &args.sheets {
+            let text = game
+                .saved_game([&names[0], &names[1]], &time_control, true)
+                .to_sheet()
+                .map_err(|e| Failure::failed(e.to_string()))?;
+            write_file(&dir.join(format!("{file}.txt")), &text)?;
+        }
         if !args.json {
             bar.suspend(|| writeln!(out, "{}", game.line()).and_then(|()| out.flush()))?;
         }
@@ -792,9 +1024,41 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Replaces `path` atomically with `text`.
+fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
+    crate::play::write_atomically(path, text.as_bytes())
+        .map_err(|e| Failure::failed(format!("cannot write {}: {e}", path.display())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn plan(games: u32, ply_cap: usize, jobs: u32) -> MatchPlan {
+        MatchPlan {
+            games,
+            rules: Rules::standard(),
+            ply_cap,
+            openings: Openings::Random { seed: 1, plies: 2 },
+            sprt: None,
+            jobs,
+        }
+    }
+
+    fn setup(seed: u64) -> PlayerSetup {
+        PlayerSetup {
+            budget: Budget::Depth(1),
+            seed,
+            rules: Rules::standard(),
+            timeout: None,
+            options: Vec::new(),
+        }
+    }
+
+    fn maker(a: &str, b: &str) -> impl Fn() -> Result<[Box<dyn Player>; 2], String> + Sync + use<> {
+        let (a, b): (PlayerSpec, PlayerSpec) = (a.parse().unwrap(), b.parse().unwrap());
+        move || Ok([a.player(&setup(1))?, b.player(&setup(2))?])
+    }
 
     #[test]
     fn pairs_play_each_opening_with_each_colour() {
@@ -802,86 +1066,36 @@ mod tests {
         assert_eq!(pairing(1), (0, false));
         assert_eq!(pairing(2), (1, true));
         assert_eq!(pairing(5), (2, false));
-    }
-
-    #[test]
-    fn specs() {
-        for bad in [
-            "",
-            "fast",
-            "full@",
-            "full@x4",
-            "full@d0",
-            "full@n",
-            "full@tlong",
-            "random@d2",
-        ] {
-            assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
-        }
-        let s: PlayerSpec = "nolmr@d3@t250".parse().unwrap();
         assert_eq!(
-            s.budget(),
-            Some(Budget::MoveTime(Duration::from_millis(250)))
+            side_seats(Variant::Partnership, false),
+            SeatSet::only(Seat::Red).with(Seat::Blue)
         );
         assert_eq!(
-            Budget::MoveTime(Duration::from_millis(250)).to_string(),
-            "t250ms"
+            side_seats(Variant::TwoPlayer, true),
+            SeatSet::only(Seat::Green)
         );
-        let long = "x".repeat(100_000);
-        assert!(long.parse::<PlayerSpec>().unwrap_err().len() < 200);
-    }
-
-    #[test]
-    fn elo_is_finite_and_ordered() {
-        for (w, d, l) in [
-            (1, 0, 0),
-            (0, 0, 1),
-            (0, 1, 0),
-            (20, 0, 0),
-            (3, 4, 5),
-            (0, 0, 200),
-        ] {
-            let t = Tally {
-                wins: w,
-                draws: d,
-                losses: l,
-            };
-            let e = t.elo().unwrap();
-            assert!(e.elo.is_finite() && e.low.is_finite() && e.high.is_finite());
-            assert!(e.low <= e.elo && e.elo <= e.high, "{t:?} {e:?}");
-        }
-        assert_eq!(Tally::default().elo(), None);
-        assert_eq!(Tally::default().score(), None);
     }
 
     #[test]
     fn a_short_match_between_random_and_a_search() {
-        let plan = MatchPlan {
-            games: 2,
-            rules: Rules::standard(),
-            ply_cap: 40,
-            openings: Openings::Random { seed: 1, plies: 2 },
-        };
-        let mut a = "random"
-            .parse::<PlayerSpec>()
-            .unwrap()
-            .player(Budget::Depth(1), 1);
-        let mut b = "full@d1"
-            .parse::<PlayerSpec>()
-            .unwrap()
-            .player(Budget::Depth(1), 2);
+        let plan = plan(2, 40, 1);
         let mut lines = Vec::new();
-        let report = play_match(&plan, a.as_mut(), b.as_mut(), |g, _| {
-            assert_eq!(
-                g.game.moves()[..2],
-                plan.openings.line(&Position::new(), 0)[..]
-            );
-            assert!(g.game.moves().len() <= 40);
-            lines.push(g.line());
-            Ok(())
-        })
+        let report = play_match(
+            &plan,
+            ["random", "full@d1"],
+            &maker("random", "full@d1"),
+            |g, _| {
+                assert_eq!(
+                    g.game.moves()[..2],
+                    plan.openings.opening(Rules::standard(), 0).moves[..]
+                );
+                assert!(g.game.moves().len() <= 40);
+                lines.push(g.line());
+                Ok(())
+            },
+        )
         .unwrap();
-        assert_eq!(report.tally.games(), 2);
+        assert_eq!(report.standing.tally.games(), 2);
         assert!(
             lines[0].starts_with("game   1 A plays green : "),
             "{lines:?}"
@@ -893,7 +1107,257 @@ mod tests {
         for line in &lines {
             assert!(!line.contains('{') && !line.contains("::"), "{line}");
         }
-        assert_eq!(report.a.1.nodes, 0);
-        assert!(report.b.1.nodes > 0);
+        assert_eq!(report.a.stats.nodes, 0);
+        assert!(report.b.stats.nodes > 0);
+        assert_eq!(report.standing.pairs.pairs(), 1);
+    }
+
+    /// Four-player openings: A plays Green and Yellow, then Red and Blue; a win of either
+    /// seat of a side is that side's.
+    #[test]
+    fn four_player_games_seat_each_side_twice() {
+        let rules = Rules::standard();
+        let mut p = plan(4, 400, 1);
+        p.openings = Openings::List {
+            openings: read_openings("partnership\nffa\n", rules).unwrap(),
+            seed: 1,
+            plies: 0,
+        };
+        let mut seen = Vec::new();
+        play_match(
+            &p,
+            ["full@d1", "random"],
+            &maker("full@d1", "random"),
+            |g, _| {
+                let a = g.a_seats();
+                assert_eq!(a.count(), 2);
+                assert!(a.contains(g.a_seat) && a.contains(g.a_seat.partner()));
+                if let Some(o) = g.game.outcome().filter(|o| !o.is_draw()) {
+                    let a_won = o.winners().iter().all(|s| a.contains(s));
+                    let b_won = o.winners().iter().all(|s| !a.contains(s));
+                    assert!(a_won != b_won, "{}", g.line());
+                    assert_eq!(g.result() == GameResult::Win, a_won, "{}", g.line());
+                }
+                seen.push((g.game.start_position().variant(), g.a_seat));
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            seen,
+            [
+                (Variant::Partnership, Seat::Green),
+                (Variant::Partnership, Seat::Red),
+                (Variant::FreeForAll, Seat::Green),
+                (Variant::FreeForAll, Seat::Red),
+            ]
+        );
+    }
+
+    /// With depth budgets, two workers give the very games one worker gives.
+    #[test]
+    fn parallel_games_are_the_games_of_one_worker() {
+        let run = |jobs| {
+            let mut games = Vec::new();
+            let report = play_match(
+                &plan(6, 30, jobs),
+                ["full@d2", "nolmr@d1"],
+                &maker("full@d2", "nolmr@d1"),
+                |g, _| {
+                    games.push((g.number, g.game.moves().to_vec(), g.result()));
+                    Ok(())
+                },
+            )
+            .unwrap();
+            let moves_and_nodes = report.standing.stats.map(|s| (s.moves, s.nodes));
+            (games, report.standing.tally, moves_and_nodes)
+        };
+        let one = run(1);
+        assert_eq!(
+            one.0.iter().map(|g| g.0).collect::<Vec<_>>(),
+            [1, 2, 3, 4, 5, 6]
+        );
+        let three = run(3);
+        assert_eq!(one, three);
+    }
+
+    /// The SPRT stops the match at the end of the pair that reaches a bound, with any
+    /// number of workers.
+    #[test]
+    fn the_sprt_stops_the_match() {
+        let mut p = plan(40, 60, 1);
+        // Wide bounds and a search against a random mover: decided in a few pairs.
+        p.sprt = Some(Sprt::new(0.0, 300.0, 0.2, 0.2).unwrap());
+        let run = |jobs| {
+            let mut p = p.clone();
+            p.jobs = jobs;
+            let mut verdicts = Vec::new();
+            let report = play_match(
+                &p,
+                ["full@d1", "random"],
+                &maker("full@d1", "random"),
+                |_, s| {
+                    verdicts.push(s.verdict);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            (report, verdicts)
+        };
+        let (one, verdicts) = run(1);
+        let s = one.standing;
+        assert_eq!(s.verdict, Some(Hypothesis::H1), "{s:?}");
+        assert!(s.tally.games() < 40 && s.tally.games() % 2 == 0, "{s:?}");
+        assert!(s.llr.unwrap() >= p.sprt.unwrap().upper_bound());
+        // Decided by the last game counted, not before.
+        let (last, before) = verdicts.split_last().unwrap();
+        assert_eq!(*last, Some(Hypothesis::H1));
+        assert!(before.iter().all(Option::is_none), "{verdicts:?}");
+        let (two, _) = run(2);
+        assert_eq!(two.standing.tally, s.tally);
+        assert_eq!(two.standing.pairs, s.pairs);
+    }
+
+    /// A forfeit: the loser is the player that failed, the game says so.
+    #[test]
+    fn forfeits_are_losses_with_a_reason() {
+        struct Blunderer;
+        impl Player for Blunderer {
+            fn name(&self) -> &str {
+                "blunderer"
+            }
+            fn choose(&mut self, _: &Game) -> Result<ploy_core::Move, Fault> {
+                Err(Fault::new(FaultKind::IllegalMove, "`z9-z9-9`: nonsense"))
+            }
+            fn stats(&self) -> PlayerStats {
+                PlayerStats::default()
+            }
+        }
+        let make = || -> Result<[Box<dyn Player>; 2], String> {
+            Ok([
+                "random".parse::<PlayerSpec>().unwrap().player(&setup(1))?,
+                Box::new(Blunderer),
+            ])
+        };
+        let mut reports = Vec::new();
+        let report = play_match(&plan(2, 100, 1), ["random", "blunderer"], &make, |g, _| {
+            reports.push(g.clone());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(report.standing.tally.wins, 2);
+        assert_eq!(report.standing.forfeits, [0, 2]);
+        for g in &reports {
+            assert!(
+                g.how().starts_with("B forfeits: illegal move (`z9-z9-9`"),
+                "{}",
+                g.how()
+            );
+            // Written on the game as a resignation of B's seat.
+            let o = g.game.outcome().unwrap();
+            assert_eq!(o.winner(), Some(g.a_seat));
+            let text = g.record_text(["random", "blunderer"], "depth 1").unwrap();
+            assert!(
+                text.starts_with("ploy-record: 1\n# ploy match game "),
+                "{text}"
+            );
+            assert!(
+                text.contains("# match result: A wins (B forfeits: illegal move"),
+                "{text}"
+            );
+            assert!(text.contains("resignation"), "{text}");
+            let back = ploy_sheet::read(&text).unwrap().1;
+            assert_eq!(back.game, g.game);
+            let sheet = g
+                .saved_game(["random", "blunderer"], "depth 1", true)
+                .to_sheet()
+                .unwrap();
+            assert!(sheet.contains("B forfeits"), "{sheet}");
+        }
+    }
+
+    #[test]
+    fn records_carry_players_opening_and_result() {
+        let plan = plan(2, 12, 1);
+        let mut texts = Vec::new();
+        play_match(
+            &plan,
+            ["full@d1", "random"],
+            &maker("full@d1", "random"),
+            |g, _| {
+                texts.push((
+                    g.clone(),
+                    g.record_text(["full@d1", "random"], "depth 1").unwrap(),
+                ));
+                Ok(())
+            },
+        )
+        .unwrap();
+        for (g, text) in &texts {
+            let saved = ploy_sheet::read(text).unwrap().1;
+            assert_eq!(saved.game.moves(), g.game.moves());
+            let (a, b) = if g.a_seat == Seat::Green {
+                (Seat::Green, Seat::Red)
+            } else {
+                (Seat::Red, Seat::Green)
+            };
+            assert_eq!(saved.header.players.get(a), Some("full@d1"));
+            assert_eq!(saved.header.players.get(b), Some("random"));
+            assert_eq!(saved.header.time_control.as_deref(), Some("depth 1"));
+            let opening = openings::moves_text(&g.opening.moves);
+            assert!(
+                text.contains(&format!("(random, 2 plies): {opening}\n")),
+                "{text}"
+            );
+            if g.end == End::PlyCap {
+                assert!(text.contains("# match result: draw (ply cap)"), "{text}");
+                assert!(text.contains("result: unfinished"), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn json_and_summary() {
+        let report = MatchReport {
+            standing: Standing {
+                tally: Tally {
+                    wins: 3,
+                    draws: 1,
+                    losses: 0,
+                },
+                pairs: Pentanomial {
+                    counts: [0, 0, 0, 1, 1],
+                },
+                llr: Some(0.5),
+                verdict: None,
+                forfeits: [0, 1],
+                stats: [PlayerStats::default(); 2],
+            },
+            sprt: Some(Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap()),
+            a: PlayerReport {
+                name: "full".into(),
+                about: None,
+                stats: PlayerStats::default(),
+            },
+            b: PlayerReport {
+                name: "engine:x".into(),
+                about: Some("ploy 0.1.0".into()),
+                stats: PlayerStats::default(),
+            },
+        };
+        let v = report.to_json();
+        assert_eq!(v["llr"], 0.5);
+        assert!((v["upper_bound"].as_f64().unwrap() - 19f64.ln()).abs() < 1e-12);
+        assert!(v["sprt"].is_null());
+        assert_eq!(v["pentanomial"], json!([0, 0, 0, 1, 1]));
+        assert_eq!(v["forfeits"], json!([0, 1]));
+        let s = report.summary();
+        assert!(s.contains("B = engine:x (ploy 0.1.0)"), "{s}");
+        assert!(s.contains("pairs 2 [0, 0, 0, 1, 1]"), "{s}");
+        assert!(
+            s.contains("llr 0.50 (bounds -2.94 and 2.94): no decision"),
+            "{s}"
+        );
+        assert!(s.contains("forfeits: A 0, B 1"), "{s}");
     }
 }

@@ -39,7 +39,8 @@ impl Bitboard {
     #[inline]
     #[must_use]
     pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1u128 << sq.index())
+        // A table: a variable shift of a 128-bit word takes several instructions.
+        Bitboard(SQUARE_BITS[sq.index()])
     }
 
     /// Whether `sq` is in the set.
@@ -113,6 +114,17 @@ impl Bitboard {
         BitboardIter(self.0)
     }
 }
+
+/// `SQUARE_BITS[i]`: the bitboard of the square with index `i`.
+const SQUARE_BITS: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
 
 impl From<Square> for Bitboard {
     fn from(sq: Square) -> Bitboard {

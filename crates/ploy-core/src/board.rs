@@ -1,10 +1,11 @@
 //! The board: which piece stands on which square.
 
-use crate::{Bitboard, Piece, PieceKind, Seat, Square};
+use crate::tables::TURN_MOVES;
+use crate::{Bitboard, Direction, Piece, PieceKind, Seat, Square};
 use core::fmt;
 
-/// What stands on each of the 81 squares, with per-colour square sets and piece counts kept
-/// up to date by every change.
+/// What stands on each of the 81 squares, with square sets per colour, per kind and per flag
+/// direction, and piece counts, kept up to date by every change.
 ///
 /// A board holds any pieces; whether they make a valid position is decided by
 /// [`crate::Position::from_setup`].
@@ -19,13 +20,41 @@ use core::fmt;
 /// assert_eq!(board.remove(Square::E1), Some(commander));
 /// assert!(board.occupied().is_empty());
 /// ```
+///
+/// The square sets per flag direction are what the move generator works on: the pieces that
+/// may step north are `board.with_flag(Direction::N)` (together with a colour's set).
+///
+/// ```
+/// use ploy_core::{Board, Direction, Flags, Piece, PieceKind, Seat, Square};
+/// let mut board = Board::empty();
+/// board.put(Square::E1, Piece::new(Seat::Green, Flags::new(0b0000_0101)).unwrap()); // N, E
+/// board.put(Square::E9, Piece::new(Seat::Red, Flags::new(0b0001_0000)).unwrap()); // S
+/// assert_eq!(board.with_flag(Direction::N).iter().collect::<Vec<_>>(), [Square::E1]);
+/// assert_eq!(board.with_flag(Direction::S).iter().collect::<Vec<_>>(), [Square::E9]);
+/// assert!(board.with_flag(Direction::W).is_empty());
+/// assert_eq!(board.by_kind(PieceKind::Probe).iter().collect::<Vec<_>>(), [Square::E1]);
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     squares: [Option<Piece>; 81],
     by_colour: [Bitboard; 4],
     occupied: Bitboard,
+    /// `by_kind[k]`: the squares of pieces of kind index `k` (every colour).
+    by_kind: [Bitboard; 4],
+    /// `by_flag[w][d]`: word `w` (squares `64 * w ..`) of the set of squares of pieces with a
+    /// flag in direction `d` (every colour). Word-major, so that the eight words a square's
+    /// flags touch lie side by side and change without a branch per flag.
+    by_flag: FlagWords,
     counts: [[u8; 4]; 4],
+    /// `turn_moves[c]`: the direction moves of colour `c`'s pieces under
+    /// [`crate::Rotation::Any`] (the sum of [`TURN_MOVES`] over its masks).
+    turn_moves: [u16; 4],
 }
+
+/// The words of [`Board`]'s flag sets, aligned for vector loads and stores.
+#[derive(Clone, PartialEq, Eq, Hash)]
+#[repr(align(64))]
+struct FlagWords([[u64; 8]; 2]);
 
 impl Board {
     /// A board with no pieces.
@@ -35,7 +64,21 @@ impl Board {
             squares: [None; 81],
             by_colour: [Bitboard::EMPTY; 4],
             occupied: Bitboard::EMPTY,
+            by_kind: [Bitboard::EMPTY; 4],
+            by_flag: FlagWords([[0; 8]; 2]),
             counts: [[0; 4]; 4],
+            turn_moves: [0; 4],
+        }
+    }
+
+    /// Adds or removes (XOR) the flags `mask` on square index `sq`: eight words, no branch.
+    #[inline(always)]
+    fn toggle_flags(&mut self, sq: usize, mask: u8) {
+        let bit = 1u64 << (sq & 63);
+        let row = &mut self.by_flag.0[(sq >> 6) & 1];
+        let spread = &SPREAD.0[mask as usize];
+        for (word, &on) in row.iter_mut().zip(spread) {
+            *word ^= bit & on;
         }
     }
 
@@ -60,9 +103,14 @@ impl Board {
         debug_assert!(self.squares[sq.index()].is_none());
         self.squares[sq.index()] = Some(piece);
         let c = piece.colour().index();
-        self.by_colour[c].insert(sq);
-        self.occupied.insert(sq);
-        self.counts[c][piece.kind().index()] += 1;
+        let k = piece.kind().index();
+        let bit = Bitboard::from_square(sq);
+        self.by_colour[c] |= bit;
+        self.occupied |= bit;
+        self.by_kind[k] |= bit;
+        self.toggle_flags(sq.index(), piece.flags().bits());
+        self.counts[c][k] += 1;
+        self.turn_moves[c] += u16::from(TURN_MOVES[piece.flags().bits() as usize]);
     }
 
     /// Removes and returns the piece on `sq`, if any.
@@ -71,32 +119,100 @@ impl Board {
         let old = self.squares[sq.index()].take();
         if let Some(p) = old {
             let c = p.colour().index();
-            self.by_colour[c].remove(sq);
-            self.occupied.remove(sq);
-            self.counts[c][p.kind().index()] -= 1;
+            let k = p.kind().index();
+            let bit = Bitboard::from_square(sq);
+            self.by_colour[c] ^= bit;
+            self.occupied ^= bit;
+            self.by_kind[k] ^= bit;
+            self.toggle_flags(sq.index(), p.flags().bits());
+            self.counts[c][k] -= 1;
+            self.turn_moves[c] -= u16::from(TURN_MOVES[p.flags().bits() as usize]);
         }
         old
     }
 
-    /// Replaces the piece on `sq` by `piece` of the same colour and kind (a turn).
-    #[inline]
-    pub(crate) fn replace_same_kind(&mut self, sq: Square, piece: Piece) {
-        debug_assert_eq!(
-            self.squares[sq.index()].map(|p| (p.colour(), p.kind())),
-            Some((piece.colour(), piece.kind()))
-        );
+    /// Replaces `old`, the piece on `sq`, by `piece`, the same piece turned (a direction
+    /// move, or taking one back).
+    #[inline(always)]
+    pub(crate) fn turn_piece(&mut self, sq: Square, old: Piece, piece: Piece) {
+        debug_assert_eq!(self.squares[sq.index()], Some(old));
+        debug_assert_eq!((old.colour(), old.kind()), (piece.colour(), piece.kind()));
         self.squares[sq.index()] = Some(piece);
+        self.toggle_flags(sq.index(), old.flags().bits() ^ piece.flags().bits());
     }
 
-    /// Moves the piece on `from` to the empty square `to`, changing its flags to `piece`'s.
-    #[inline]
-    pub(crate) fn relocate(&mut self, from: Square, to: Square, piece: Piece) {
+    /// Moves `old`, the piece on `from`, to the empty square `to` as `piece` (the same piece,
+    /// perhaps turned).
+    #[inline(always)]
+    pub(crate) fn relocate(&mut self, from: Square, to: Square, old: Piece, piece: Piece) {
         debug_assert!(self.squares[to.index()].is_none());
+        debug_assert_eq!(self.squares[from.index()], Some(old));
         self.squares[from.index()] = None;
         self.squares[to.index()] = Some(piece);
         let delta = Bitboard::from_square(from) | Bitboard::from_square(to);
         self.by_colour[piece.colour().index()] ^= delta;
         self.occupied ^= delta;
+        self.by_kind[piece.kind().index()] ^= delta;
+        self.toggle_flags(from.index(), old.flags().bits());
+        self.toggle_flags(to.index(), piece.flags().bits());
+    }
+
+    /// Moves `old`, the piece on `from`, onto `victim` on `to`, which it captures, as `piece`
+    /// (the same piece, perhaps turned).
+    #[inline(always)]
+    pub(crate) fn capture(
+        &mut self,
+        from: Square,
+        to: Square,
+        old: Piece,
+        piece: Piece,
+        victim: Piece,
+    ) {
+        debug_assert_eq!(self.squares[to.index()], Some(victim));
+        debug_assert_eq!(self.squares[from.index()], Some(old));
+        self.squares[from.index()] = None;
+        self.squares[to.index()] = Some(piece);
+        let f = Bitboard::from_square(from);
+        let t = Bitboard::from_square(to);
+        self.by_colour[piece.colour().index()] ^= f | t;
+        self.by_colour[victim.colour().index()] ^= t;
+        self.occupied ^= f;
+        self.by_kind[piece.kind().index()] ^= f | t;
+        self.by_kind[victim.kind().index()] ^= t;
+        self.toggle_flags(from.index(), old.flags().bits());
+        self.toggle_flags(to.index(), piece.flags().bits() ^ victim.flags().bits());
+        let vc = victim.colour().index();
+        self.counts[vc][victim.kind().index()] -= 1;
+        self.turn_moves[vc] -= u16::from(TURN_MOVES[victim.flags().bits() as usize]);
+    }
+
+    /// Takes back [`Board::capture`]: `piece` on `to` goes back to `from` as `old`, and
+    /// `victim` returns to `to`.
+    #[inline(always)]
+    pub(crate) fn uncapture(
+        &mut self,
+        from: Square,
+        to: Square,
+        old: Piece,
+        piece: Piece,
+        victim: Piece,
+    ) {
+        debug_assert!(self.squares[from.index()].is_none());
+        debug_assert_eq!(self.squares[to.index()], Some(piece));
+        self.squares[from.index()] = Some(old);
+        self.squares[to.index()] = Some(victim);
+        let f = Bitboard::from_square(from);
+        let t = Bitboard::from_square(to);
+        self.by_colour[piece.colour().index()] ^= f | t;
+        self.by_colour[victim.colour().index()] ^= t;
+        self.occupied ^= f;
+        self.by_kind[piece.kind().index()] ^= f | t;
+        self.by_kind[victim.kind().index()] ^= t;
+        self.toggle_flags(from.index(), old.flags().bits());
+        self.toggle_flags(to.index(), piece.flags().bits() ^ victim.flags().bits());
+        let vc = victim.colour().index();
+        self.counts[vc][victim.kind().index()] += 1;
+        self.turn_moves[vc] += u16::from(TURN_MOVES[victim.flags().bits() as usize]);
     }
 
     /// Every occupied square.
@@ -111,6 +227,47 @@ impl Board {
     #[must_use]
     pub fn by_colour(&self, colour: Seat) -> Bitboard {
         self.by_colour[colour.index()]
+    }
+
+    /// The squares holding pieces of `kind`, of every colour.
+    #[inline]
+    #[must_use]
+    pub fn by_kind(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// The squares holding pieces (of every colour) with a flag in direction `dir`.
+    #[inline]
+    #[must_use]
+    pub fn with_flag(&self, dir: Direction) -> Bitboard {
+        self.flag_set(dir.index())
+    }
+
+    /// [`Board::with_flag`] by direction index.
+    #[inline(always)]
+    pub(crate) fn flag_set(&self, d: usize) -> Bitboard {
+        Bitboard(u128::from(self.by_flag.0[0][d]) | u128::from(self.by_flag.0[1][d]) << 64)
+    }
+
+    /// The flags of the piece on square index `sq`, 0 if it is empty.
+    #[inline(always)]
+    pub(crate) fn squares_mask(&self, sq: usize) -> u8 {
+        self.squares[sq].map_or(0, |p| p.flags().bits())
+    }
+
+    /// Number of pieces of `colour` (from the counts by kind).
+    #[inline(always)]
+    pub(crate) fn pieces_of(&self, colour: Seat) -> u32 {
+        self.counts[colour.index()]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum()
+    }
+
+    /// The number of direction moves `colour`'s pieces have when any rotation is allowed.
+    #[inline]
+    pub(crate) fn turn_moves(&self, colour: Seat) -> u32 {
+        u32::from(self.turn_moves[colour.index()])
     }
 
     /// Number of pieces of `colour` and `kind` on the board.
@@ -142,6 +299,27 @@ impl Board {
             .filter_map(move |sq| self.piece_at(sq).map(|p| (sq, p)))
     }
 }
+
+/// `SPREAD.0[m][d]`: all ones if bit `d` of the mask `m` is set, else zero. One 64-byte line
+/// per mask, of which a game uses few.
+#[repr(align(64))]
+struct Spread([[u64; 8]; 256]);
+
+static SPREAD: Spread = {
+    let mut t = [[0u64; 8]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut d = 0;
+        while d < 8 {
+            if m >> d & 1 != 0 {
+                t[m][d] = !0;
+            }
+            d += 1;
+        }
+        m += 1;
+    }
+    Spread(t)
+};
 
 impl Default for Board {
     fn default() -> Board {

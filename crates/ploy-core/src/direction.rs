@@ -182,7 +182,7 @@ impl Flags {
     #[inline]
     #[must_use]
     pub const fn kind(self) -> Option<crate::PieceKind> {
-        crate::PieceKind::from_flag_count(self.count())
+        KINDS[self.0 as usize]
     }
 
     /// The directions with a flag, clockwise from north.
@@ -191,6 +191,17 @@ impl Flags {
         FlagsIter(self.0)
     }
 }
+
+/// `KINDS[mask]`: the kind of a piece with `mask` (a table: no population count needed).
+const KINDS: [Option<crate::PieceKind>; 256] = {
+    let mut t = [None; 256];
+    let mut m = 0;
+    while m < 256 {
+        t[m] = crate::PieceKind::from_flag_count((m as u8).count_ones());
+        m += 1;
+    }
+    t
+};
 
 impl From<Direction> for Flags {
     fn from(d: Direction) -> Flags {

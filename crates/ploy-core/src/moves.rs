@@ -98,6 +98,13 @@ impl Move {
         (self.0 >> 3) % 82 == 0
     }
 
+    /// The move with packed value `code`, which must be below `81 * 81 * 8`.
+    #[inline(always)]
+    pub(crate) const fn from_code(code: u16) -> Move {
+        debug_assert!((code >> 3) < 81 * 81);
+        Move(code)
+    }
+
     /// The packed 16-bit value (stable: `(from * 81 + to) * 8 + rotation`).
     #[inline]
     #[must_use]
@@ -406,6 +413,21 @@ impl MoveList {
     pub fn push(&mut self, mv: Move) {
         self.moves[self.len] = mv;
         self.len += 1;
+    }
+
+    /// The length and the whole storage, to write moves past the end before
+    /// [`MoveList::set_len`].
+    #[inline(always)]
+    pub(crate) fn spare(&mut self) -> (usize, &mut [Move; MAX_MOVES]) {
+        (self.len, &mut self.moves)
+    }
+
+    /// Sets the length after the moves up to `len` have been written through
+    /// [`MoveList::spare`].
+    #[inline(always)]
+    pub(crate) fn set_len(&mut self, len: usize) {
+        assert!(len <= MAX_MOVES);
+        self.len = len;
     }
 
     /// Removes every move.

@@ -26,6 +26,14 @@ fn inner(pos: &mut Position, depth: u32) -> u64 {
     }
     let moves = pos.legal_moves();
     let mut n = 0;
+    if depth == 2 {
+        for &mv in moves.iter() {
+            let undo = pos.make_move(mv);
+            n += pos.count_moves() as u64;
+            pos.unmake_move(mv, undo);
+        }
+        return n;
+    }
     for &mv in moves.iter() {
         let undo = pos.make_move(mv);
         n += inner(pos, depth - 1);
@@ -39,11 +47,17 @@ fn inner(pos: &mut Position, depth: u32) -> u64 {
 #[must_use]
 pub fn perft_full(pos: &Position, depth: u32) -> u64 {
     fn go(pos: &mut Position, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
         let moves = pos.legal_moves();
         let mut n = 0;
+        if depth == 1 {
+            // The last ply: make and unmake each move, counting it.
+            for &mv in moves.iter() {
+                let undo = pos.make_move(mv);
+                pos.unmake_move(mv, undo);
+                n += 1;
+            }
+            return n;
+        }
         for &mv in moves.iter() {
             let undo = pos.make_move(mv);
             n += go(pos, depth - 1);
@@ -51,7 +65,10 @@ pub fn perft_full(pos: &Position, depth: u32) -> u64 {
         }
         n
     }
-    go(&mut pos.clone(), depth)
+    match depth {
+        0 => 1,
+        _ => go(&mut pos.clone(), depth),
+    }
 }
 
 /// [`perft`] split by first move: each legal move with the number of sequences of length

@@ -318,10 +318,8 @@ impl Piece {
     #[inline]
     #[must_use]
     pub const fn kind(self) -> PieceKind {
-        match self.flags.kind() {
-            Some(k) => k,
-            None => unreachable!(),
-        }
+        // A piece always has 1 to 4 flags; the table maps the other masks to shields.
+        PIECE_KINDS[self.flags.bits() as usize]
     }
 
     /// The same piece turned `steps` eighths clockwise.
@@ -334,6 +332,20 @@ impl Piece {
         }
     }
 }
+
+/// `PIECE_KINDS[mask]`: the kind of a piece with `mask` (1 to 4 flags; any other mask maps
+/// to a shield and never occurs in a [`Piece`]).
+const PIECE_KINDS: [PieceKind; 256] = {
+    let mut t = [PieceKind::Shield; 256];
+    let mut m = 0;
+    while m < 256 {
+        if let Some(k) = PieceKind::from_flag_count((m as u8).count_ones()) {
+            t[m] = k;
+        }
+        m += 1;
+    }
+    t
+};
 
 impl fmt::Debug for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,9 +1,11 @@
 //! Positions: setup validation, move generation, make/unmake, hashing, outcome.
 
-use crate::tables::{KEYS, NEIGHBOUR, OFF, RAYS, TURNS, UPWARD, piece_key, turn_key};
+use crate::movegen;
+use crate::tables::{KEYS, NEIGHBOUR, OFF, RAYS, TURNS, UPWARD, flags_key, piece_key, turn_key};
 use crate::{
-    BareCommander, Bitboard, Board, Direction, Elimination, Flags, Move, MoveList, Outcome,
-    PartnerElimination, Piece, PieceKind, Rules, Seat, SeatSet, Square, Variant, WinReason,
+    BareCommander, Bitboard, Board, Direction, DrawReason, Elimination, Flags, Move, MoveList,
+    Outcome, PartnerElimination, Piece, PieceKind, Rotation, Rules, Seat, SeatSet, Square, Variant,
+    WinReason,
 };
 use core::fmt;
 
@@ -231,6 +233,8 @@ pub struct IllegalMove(pub Move);
 /// Everything [`Position::unmake_move`] needs besides the move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
+    /// The piece that moved, as it was before the move.
+    piece: Piece,
     captured: Option<Piece>,
     /// A bare commander taken off the board ([`BareCommander::Removed`]). One move
     /// eliminates at most one player: only the controller of the captured piece loses a
@@ -248,13 +252,137 @@ impl Undo {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Everything of a position besides the board, in two words: the hash, and the seat to move,
+/// the seats in play, the controllers and the outcome packed into `meta` (bits 0-7 the
+/// seat to move, 8-15 the seats in play, 16-23 two bits per colour for its controller,
+/// 24-31 the outcome: bit 0 set if decided, bit 1 a draw, bits 2-5 the winners, bits 6-7
+/// the reason; bits 56-63 a copy of the seat to move, see [`State::set_turn`]). Saving it in an [`Undo`] and restoring it are two full-width copies, and
+/// every change writes a whole word: partial or overlapping copies would stall
+/// store-to-load forwarding between make and unmake.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct State {
     hash: u64,
-    turn: Seat,
-    controllers: [Seat; 4],
-    in_play: SeatSet,
-    outcome: Option<Outcome>,
+    meta: u64,
+}
+
+const WIN_REASONS: [WinReason; 4] = [
+    WinReason::CommanderCaptured,
+    WinReason::OnlyCommanders,
+    WinReason::Resignation,
+    WinReason::TimeForfeit,
+];
+
+const DRAW_REASONS: [DrawReason; 3] = [
+    DrawReason::Repetition,
+    DrawReason::NoCaptureLimit,
+    DrawReason::Agreement,
+];
+
+impl State {
+    fn new(turn: Seat, controllers: [Seat; 4], in_play: SeatSet) -> State {
+        let mut st = State { hash: 0, meta: 0 };
+        st.set_turn(turn);
+        st.set_in_play(in_play);
+        for c in Seat::ALL {
+            st.set_controller(c, controllers[c.index()]);
+        }
+        st
+    }
+
+    #[inline(always)]
+    fn turn(self) -> Seat {
+        Seat::ALL[(self.meta & 3) as usize]
+    }
+
+    /// Also writes a copy of the seat to bits 56-63 (never read): a change then spans the
+    /// word, so the compiler cannot narrow its store to one byte (a later full-width read of
+    /// the word, such as the next make's saved copy, could not forward from a byte store).
+    #[inline(always)]
+    fn set_turn(&mut self, seat: Seat) {
+        let i = seat.index() as u64;
+        self.meta = (self.meta & !(0xFF | 0xFF << 56)) | i | i << 56;
+    }
+
+    /// Green to move becomes Red to move and back (both copies of the seat).
+    #[inline(always)]
+    fn flip_two_player_turn(&mut self) {
+        self.meta ^= 1 | 1 << 56;
+    }
+
+    #[inline(always)]
+    fn in_play(self) -> SeatSet {
+        SeatSet::from_bits((self.meta >> 8) as u8)
+    }
+
+    #[inline(always)]
+    fn set_in_play(&mut self, seats: SeatSet) {
+        self.meta = (self.meta & !0xFF00) | u64::from(seats.bits()) << 8;
+    }
+
+    #[inline(always)]
+    fn controller(self, colour: Seat) -> Seat {
+        Seat::ALL[(self.meta >> (16 + 2 * colour.index()) & 3) as usize]
+    }
+
+    #[inline(always)]
+    fn set_controller(&mut self, colour: Seat, seat: Seat) {
+        let shift = 16 + 2 * colour.index();
+        self.meta = (self.meta & !(3 << shift)) | (seat.index() as u64) << shift;
+    }
+
+    fn controllers(self) -> [Seat; 4] {
+        Seat::ALL.map(|c| self.controller(c))
+    }
+
+    #[inline(always)]
+    fn is_decided(self) -> bool {
+        self.meta & 1 << 24 != 0
+    }
+
+    fn outcome(self) -> Option<Outcome> {
+        let o = (self.meta >> 24) as u8;
+        if o & 1 == 0 {
+            return None;
+        }
+        let reason = usize::from(o >> 6);
+        Some(if o & 2 == 0 {
+            Outcome::Win {
+                winners: SeatSet::from_bits(o >> 2),
+                reason: WIN_REASONS[reason],
+            }
+        } else {
+            Outcome::Draw {
+                reason: DRAW_REASONS[reason.min(2)],
+            }
+        })
+    }
+
+    fn set_outcome(&mut self, outcome: Option<Outcome>) {
+        let o: u8 = match outcome {
+            None => 0,
+            Some(Outcome::Win { winners, reason }) => {
+                let r = WIN_REASONS.iter().position(|&w| w == reason).unwrap_or(0);
+                1 | (winners.bits() & 15) << 2 | (r as u8) << 6
+            }
+            Some(Outcome::Draw { reason }) => {
+                let r = DRAW_REASONS.iter().position(|&d| d == reason).unwrap_or(0);
+                3 | (r as u8) << 6
+            }
+        };
+        self.meta = (self.meta & !(0xFF << 24)) | u64::from(o) << 24;
+    }
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("State")
+            .field("hash", &format_args!("{:#018x}", self.hash))
+            .field("turn", &self.turn())
+            .field("controllers", &self.controllers())
+            .field("in_play", &self.in_play())
+            .field("outcome", &self.outcome())
+            .finish()
+    }
 }
 
 /// A valid position: board, seat to move, controllers, rules, hash, and the outcome if the
@@ -378,16 +506,10 @@ impl Position {
             board: setup.board,
             variant: setup.variant,
             rules,
-            state: State {
-                hash: 0,
-                turn: setup.turn,
-                controllers: setup.controllers,
-                in_play: setup.in_play,
-                outcome: None,
-            },
+            state: State::new(setup.turn, setup.controllers, setup.in_play),
         };
         if pos.variant == Variant::TwoPlayer {
-            let mover = pos.state.turn;
+            let mover = pos.state.turn();
             let other = pos.two_player_opponent(mover);
             // The side to move first: if both are eliminated, the side not to move wins.
             if let Some(reason) = pos.elimination(mover) {
@@ -397,14 +519,14 @@ impl Position {
             }
         } else {
             let mut bad = Vec::new();
-            for seat in pos.state.in_play.iter() {
+            for seat in pos.state.in_play().iter() {
                 if pos.elimination(seat).is_some() {
                     bad.push(SetupProblem::ShouldBeEliminated(seat));
                 }
             }
-            pos.state.outcome = pos.four_player_result(None);
-            if pos.state.outcome.is_none() && pos.actor(pos.state.turn).is_none() {
-                bad.push(SetupProblem::TurnNotTaken(pos.state.turn));
+            pos.state.set_outcome(pos.four_player_result(None));
+            if !pos.state.is_decided() && pos.actor(pos.state.turn()).is_none() {
+                bad.push(SetupProblem::TurnNotTaken(pos.state.turn()));
             }
             if !bad.is_empty() {
                 return Err(PositionError {
@@ -449,12 +571,12 @@ impl Position {
         Setup {
             board: self.board.clone(),
             variant: self.variant,
-            turn: self.state.turn,
-            controllers: self.state.controllers,
+            turn: self.state.turn(),
+            controllers: self.state.controllers(),
             in_play: if self.variant == Variant::TwoPlayer {
                 self.variant.seats()
             } else {
-                self.state.in_play
+                self.state.in_play()
             },
         }
     }
@@ -496,14 +618,14 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn controller(&self, colour: Seat) -> Seat {
-        self.state.controllers[colour.index()]
+        self.state.controller(colour)
     }
 
     /// The seats still in play.
     #[inline]
     #[must_use]
     pub fn in_play(&self) -> SeatSet {
-        self.state.in_play
+        self.state.in_play()
     }
 
     /// The Zobrist hash, updated with every move.
@@ -519,18 +641,18 @@ impl Position {
     /// The hash computed from scratch (equal to [`Position::hash`]; for tests and tools).
     #[must_use]
     pub fn compute_hash(&self) -> u64 {
-        let mut h = turn_key(self.state.turn);
+        let mut h = turn_key(self.state.turn());
         for (sq, p) in self.board.pieces() {
             h ^= piece_key(sq, p);
         }
         for c in Seat::ALL {
-            let s = self.state.controllers[c.index()];
+            let s = self.state.controller(c);
             if s != c {
                 h ^= KEYS.control[c.index()][s.index()];
             }
         }
         for s in self.variant.seats().iter() {
-            if !self.state.in_play.contains(s) {
+            if !self.state.in_play().contains(s) {
                 h ^= KEYS.out[s.index()];
             }
         }
@@ -542,14 +664,14 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
-        self.state.outcome
+        self.state.outcome()
     }
 
     /// Whether the board has decided the game.
     #[inline]
     #[must_use]
     pub fn is_game_over(&self) -> bool {
-        self.state.outcome.is_some()
+        self.state.is_decided()
     }
 
     /// The seat whose turn it is. Usually also the player who moves ([`Position::mover`]);
@@ -557,7 +679,7 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn turn(&self) -> Seat {
-        self.state.turn
+        self.state.turn()
     }
 
     /// The player who moves now: the seat to move, or in a partnership game the partner
@@ -566,14 +688,14 @@ impl Position {
     #[must_use]
     pub fn mover(&self) -> Seat {
         match self.variant {
-            Variant::TwoPlayer => self.state.turn,
-            _ => self.actor(self.state.turn).unwrap_or(self.state.turn),
+            Variant::TwoPlayer => self.state.turn(),
+            _ => self.actor(self.state.turn()).unwrap_or(self.state.turn()),
         }
     }
 
     /// Who plays `slot`'s turn, or `None` if that turn is skipped.
     fn actor(&self, slot: Seat) -> Option<Seat> {
-        let in_play = self.state.in_play;
+        let in_play = self.state.in_play();
         match self.variant {
             Variant::TwoPlayer => Some(slot),
             Variant::FreeForAll => in_play.contains(slot).then_some(slot),
@@ -601,7 +723,7 @@ impl Position {
             _ => {
                 let mut bb = Bitboard::EMPTY;
                 for c in Seat::ALL {
-                    if self.state.controllers[c.index()] == seat {
+                    if self.state.controller(c) == seat {
                         bb |= self.board.by_colour(c);
                     }
                 }
@@ -631,7 +753,7 @@ impl Position {
                 .variant
                 .seats()
                 .iter()
-                .filter(|&c| self.state.controllers[c.index()] == seat)
+                .filter(|&c| self.state.controller(c) == seat)
                 .map(|c| {
                     [PieceKind::Shield, PieceKind::Probe, PieceKind::Lance]
                         .into_iter()
@@ -652,8 +774,8 @@ impl Position {
     }
 
     fn eliminate_two_player(&mut self, winner: Seat, loser: Seat, reason: WinReason) {
-        self.state.in_play = self.state.in_play.without(loser);
-        self.state.outcome = Some(Outcome::win(winner, reason));
+        self.state.set_in_play(self.state.in_play().without(loser));
+        self.state.set_outcome(Some(Outcome::win(winner, reason)));
     }
 
     // ----- move generation -------------------------------------------------------------
@@ -667,17 +789,27 @@ impl Position {
     }
 
     /// Appends every legal move to `list` (which the caller usually clears first).
+    ///
+    /// The moves come ordered by start square (index order), then by end square, then by
+    /// rotation; a piece's direction moves follow its motion moves. The search breaks ties
+    /// in this order, so it is part of what makes a search repeat exactly.
     pub fn generate_moves(&self, list: &mut MoveList) {
-        if self.state.outcome.is_some() {
+        if self.state.is_decided() {
             return;
         }
-        let turn = self.mover();
-        let own = self.friends_of(turn);
-        let occ = self.board.occupied();
-        for sq in self.controlled_by(turn) {
-            if let Some(p) = self.board.piece_at(sq) {
-                self.piece_moves(sq, p, own, occ, list);
-            }
+        let (movers, friends) = self.side_sets();
+        movegen::generate(&self.board, movers.0, friends.0, self.rules.rotation, list);
+    }
+
+    /// The pieces the player to move may move, and those that block him.
+    #[inline(always)]
+    fn side_sets(&self) -> (Bitboard, Bitboard) {
+        if self.variant == Variant::TwoPlayer {
+            let own = self.board.by_colour(self.state.turn());
+            (own, own)
+        } else {
+            let mover = self.mover();
+            (self.controlled_by(mover), self.friends_of(mover))
         }
     }
 
@@ -686,7 +818,7 @@ impl Position {
     pub fn legal_moves_from(&self, sq: Square) -> MoveList {
         let mut list = MoveList::new();
         let mover = self.mover();
-        if self.state.outcome.is_none() && self.controlled_by(mover).contains(sq) {
+        if !self.state.is_decided() && self.controlled_by(mover).contains(sq) {
             if let Some(p) = self.board.piece_at(sq) {
                 let own = self.friends_of(mover);
                 self.piece_moves(sq, p, own, self.board.occupied(), &mut list);
@@ -695,32 +827,43 @@ impl Position {
         list
     }
 
-    /// The number of legal moves, counted without listing them.
+    /// The number of legal moves, counted without listing them (set-wise, on the board's
+    /// square sets per flag direction: much faster than generating them).
     #[must_use]
     pub fn count_legal_moves(&self) -> usize {
-        if self.state.outcome.is_some() {
+        self.count_moves()
+    }
+
+    /// [`Position::count_legal_moves`], inlined into its caller (perft's last ply).
+    #[inline(always)]
+    pub(crate) fn count_moves(&self) -> usize {
+        if self.state.is_decided() {
             return 0;
         }
-        let turn = self.mover();
-        let own = self.friends_of(turn);
-        let occ = self.board.occupied();
-        let turns = self.rules.rotation.turn_mask();
-        let shield_turns = self.rules.rotation.shield_mask().count_ones() as usize;
-        let mut n = 0;
-        for sq in self.controlled_by(turn) {
-            let Some(p) = self.board.piece_at(sq) else {
-                continue;
-            };
-            let kind = p.kind();
-            let targets = Self::targets(sq, p.flags(), kind.range(), own, occ).count() as usize;
-            n += if kind == PieceKind::Shield {
-                targets * shield_turns
-            } else {
-                targets
-            };
-            n += (TURNS[p.flags().bits() as usize] & turns).count_ones() as usize;
+        let (movers, friends) = self.side_sets();
+        let rotation = self.rules.rotation;
+        let motion = movegen::count_motion(&self.board, movers.0, friends.0, rotation);
+        let turns = if self.variant == Variant::TwoPlayer {
+            self.turn_moves(self.state.turn(), rotation)
+        } else {
+            let mover = self.mover();
+            Seat::ALL
+                .into_iter()
+                .filter(|&c| self.state.controller(c) == mover)
+                .map(|c| self.turn_moves(c, rotation))
+                .sum()
+        };
+        (motion + turns) as usize
+    }
+
+    /// The direction moves of the pieces of `colour`.
+    #[inline(always)]
+    fn turn_moves(&self, colour: Seat, rotation: Rotation) -> u32 {
+        match rotation {
+            Rotation::Any => self.board.turn_moves(colour),
+            // Every piece has exactly two (asserted with the tables).
+            Rotation::SingleStep => 2 * self.board.pieces_of(colour),
         }
-        n
     }
 
     /// The squares a piece with `flags` and `range` on `sq` may move to: along each flag,
@@ -779,7 +922,7 @@ impl Position {
     /// [`Position::legal_moves`], but without generating them).
     #[must_use]
     pub fn is_legal(&self, mv: Move) -> bool {
-        if self.state.outcome.is_some() {
+        if self.state.is_decided() {
             return false;
         }
         let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
@@ -879,7 +1022,7 @@ impl Position {
     ///
     /// # Panics
     /// May panic if `from` is empty.
-    #[inline]
+    #[inline(always)]
     pub fn make_move(&mut self, mv: Move) -> Undo {
         let prev = self.state;
         let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
@@ -889,39 +1032,56 @@ impl Position {
             .expect("make_move: no piece on the start square");
         let moved = piece.rotate(r);
         let mut captured = None;
-        let mut h = self.state.hash ^ piece_key(from, piece) ^ piece_key(to, moved);
+        let mut h = self.state.hash;
         if from == to {
-            self.board.replace_same_kind(from, moved);
+            // The colour keys cancel, and the flag keys of a square combine by XOR.
+            h ^= flags_key(
+                from,
+                Flags::new(piece.flags().bits() ^ moved.flags().bits()),
+            );
+            self.board.turn_piece(from, piece, moved);
         } else {
-            captured = self.board.remove(to);
-            if let Some(c) = captured {
-                h ^= piece_key(to, c);
-            }
-            self.board.relocate(from, to, moved);
-        }
-        if self.variant == Variant::TwoPlayer {
-            let mover = self.state.turn;
-            let next = self.two_player_opponent(mover);
-            self.state.hash = h ^ turn_key(mover) ^ turn_key(next);
-            self.state.turn = next;
-            if captured.is_some() {
-                if let Some(reason) = self.elimination(next) {
-                    self.eliminate_two_player(mover, next, reason);
-                    self.state.hash ^= KEYS.out[next.index()];
+            h ^= piece_key(from, piece) ^ piece_key(to, moved);
+            captured = self.board.piece_at(to);
+            match captured {
+                None => self.board.relocate(from, to, piece, moved),
+                Some(c) => {
+                    h ^= piece_key(to, c);
+                    self.board.capture(from, to, piece, moved, c);
                 }
             }
+        }
+        if self.variant == Variant::TwoPlayer {
+            self.state.hash = h ^ KEYS.turn[0] ^ KEYS.turn[1];
+            self.state.flip_two_player_turn();
+            if captured.is_some() {
+                let next = self.state.turn();
+                self.judge_two_player(Seat::ALL[next.index() ^ 1], next);
+            }
             return Undo {
+                piece,
                 captured,
                 removed: None,
                 state: prev,
             };
         }
         self.state.hash = h;
-        let removed = self.finish_four_player(prev.turn, captured.is_some());
+        let removed = self.finish_four_player(prev.turn(), captured.is_some());
         Undo {
+            piece,
             captured,
             removed,
             state: prev,
+        }
+    }
+
+    /// After a capture by `mover` in a two-player game: ends the game if `next` is
+    /// eliminated.
+    #[inline]
+    fn judge_two_player(&mut self, mover: Seat, next: Seat) {
+        if let Some(reason) = self.elimination(next) {
+            self.eliminate_two_player(mover, next, reason);
+            self.state.hash ^= KEYS.out[next.index()];
         }
     }
 
@@ -936,7 +1096,7 @@ impl Position {
         };
         let next = self.next_turn(slot);
         self.state.hash ^= turn_key(slot) ^ turn_key(next);
-        self.state.turn = next;
+        self.state.set_turn(next);
         removed
     }
 
@@ -963,9 +1123,9 @@ impl Position {
     /// least two other players are.
     #[must_use]
     pub fn without_player(&self, seat: Seat) -> Option<Position> {
-        let in_play = self.state.in_play;
+        let in_play = self.state.in_play();
         if self.variant != Variant::FreeForAll
-            || self.state.outcome.is_some()
+            || self.state.outcome().is_some()
             || !in_play.contains(seat)
             || in_play.without(seat).count() < 2
         {
@@ -997,7 +1157,7 @@ impl Position {
         let mut s = slot;
         for _ in 0..4 {
             s = Seat::ALL[(s.index() + 1) & 3];
-            if self.state.outcome.is_some() || self.actor(s).is_some() {
+            if self.state.is_decided() || self.actor(s).is_some() {
                 return s;
             }
         }
@@ -1012,14 +1172,14 @@ impl Position {
         let mut last_reason = None;
         for i in 1..4 {
             let seat = Seat::ALL[(mover.index() + i) & 3];
-            if !self.state.in_play.contains(seat) {
+            if !self.state.in_play().contains(seat) {
                 continue;
             }
             let Some(reason) = self.elimination(seat) else {
                 continue;
             };
             last_reason = Some(reason);
-            self.state.in_play = self.state.in_play.without(seat);
+            self.state.set_in_play(self.state.in_play().without(seat));
             self.state.hash ^= KEYS.out[seat.index()];
             if reason == WinReason::OnlyCommanders
                 && self.rules.bare_commander == BareCommander::Removed
@@ -1043,7 +1203,7 @@ impl Position {
             let heir = match (self.variant, self.rules.partner_elimination) {
                 (Variant::FreeForAll, _) => Some(mover),
                 (Variant::Partnership, PartnerElimination::Absorbed)
-                    if self.state.in_play.contains(seat.partner()) =>
+                    if self.state.in_play().contains(seat.partner()) =>
                 {
                     Some(seat.partner())
                 }
@@ -1054,7 +1214,7 @@ impl Position {
             }
         }
         if last_reason.is_some() {
-            self.state.outcome = self.four_player_result(last_reason);
+            self.state.set_outcome(self.four_player_result(last_reason));
         }
         removed
     }
@@ -1062,7 +1222,7 @@ impl Position {
     /// Every colour `from` controls passes to `to`.
     fn transfer_control(&mut self, from: Seat, to: Seat) {
         for c in Seat::ALL {
-            if self.state.controllers[c.index()] == from {
+            if self.state.controller(c) == from {
                 let key = |s: Seat| {
                     if s == c {
                         0
@@ -1071,7 +1231,7 @@ impl Position {
                     }
                 };
                 self.state.hash ^= key(from) ^ key(to);
-                self.state.controllers[c.index()] = to;
+                self.state.set_controller(c, to);
             }
         }
     }
@@ -1080,9 +1240,9 @@ impl Position {
     /// `reason` is why the last opponent went out; for a position read from a setup it is
     /// guessed from the board (commander captured if a loser has no commander).
     fn four_player_result(&self, reason: Option<WinReason>) -> Option<Outcome> {
-        let in_play = self.state.in_play;
+        let in_play = self.state.in_play();
         let winners = match self.variant {
-            Variant::TwoPlayer => return self.state.outcome,
+            Variant::TwoPlayer => return self.state.outcome(),
             Variant::FreeForAll if in_play.count() == 1 => in_play,
             Variant::Partnership => {
                 let team = |s: Seat| SeatSet::only(s).with(s.partner());
@@ -1114,23 +1274,20 @@ impl Position {
     }
 
     /// Takes back `mv`, which must be the last move made, with its [`Undo`].
-    #[inline]
+    #[inline(always)]
     pub fn unmake_move(&mut self, mv: Move, undo: Undo) {
         let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
         if let Some((sq, p)) = undo.removed {
             self.board.put_on_empty(sq, p);
         }
-        let moved = self
-            .board
-            .piece_at(to)
-            .expect("unmake_move: no piece on the end square");
-        let piece = moved.rotate(8 - r);
+        let piece = undo.piece;
+        let moved = piece.rotate(r);
         if from == to {
-            self.board.replace_same_kind(from, piece);
+            self.board.turn_piece(from, moved, piece);
         } else {
-            self.board.relocate(to, from, piece);
-            if let Some(c) = undo.captured {
-                self.board.put_on_empty(to, c);
+            match undo.captured {
+                None => self.board.relocate(to, from, moved, piece),
+                Some(c) => self.board.uncapture(from, to, piece, moved, c),
             }
         }
         self.state = undo.state;
@@ -1205,9 +1362,9 @@ impl Position {
     #[must_use]
     pub fn same_state(&self, other: &Position) -> bool {
         self.state.hash == other.state.hash
-            && self.state.turn == other.state.turn
-            && self.state.controllers == other.state.controllers
-            && self.state.in_play == other.state.in_play
+            && self.state.turn() == other.state.turn()
+            && self.state.controllers() == other.state.controllers()
+            && self.state.in_play() == other.state.in_play()
             && self.board == other.board
     }
 }
@@ -1222,8 +1379,8 @@ impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Position")
             .field("variant", &self.variant)
-            .field("turn", &self.state.turn)
-            .field("outcome", &self.state.outcome)
+            .field("turn", &self.state.turn())
+            .field("outcome", &self.state.outcome())
             .field("hash", &format_args!("{:#018x}", self.state.hash))
             .field("board", &self.board)
             .finish()

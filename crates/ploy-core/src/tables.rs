@@ -61,7 +61,9 @@ pub(crate) static RAYS: [[[u128; 81]; 8]; 3] = {
 pub(crate) const UPWARD: u8 = 0b1000_0111;
 
 /// `TURNS[mask]`: bit `r` set when turning `mask` by `r` changes it (`r` in 1..8).
-pub(crate) static TURNS: [u8; 256] = {
+pub(crate) static TURNS: [u8; 256] = TURNS_TABLE;
+
+pub(crate) const TURNS_TABLE: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut m = 0;
     while m < 256 {
@@ -75,6 +77,32 @@ pub(crate) static TURNS: [u8; 256] = {
         m += 1;
     }
     t
+};
+
+/// `TURN_MOVES[mask]`: the direction moves of a piece with `mask` when any rotation is
+/// allowed (the turns that change it: 7, or 6 or 4 for a mask symmetric under a half or
+/// quarter turn).
+pub(crate) static TURN_MOVES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut m = 0;
+    while m < 256 {
+        t[m] = (TURNS_TABLE[m] & crate::Rotation::Any.turn_mask()).count_ones() as u8;
+        m += 1;
+    }
+    t
+};
+
+// Single-step rotation: every piece (1 to 4 flags) has exactly two direction moves, since no
+// such mask is unchanged by one step. The move counter relies on it.
+const _: () = {
+    let mut m = 0;
+    while m < 256 {
+        let n = (m as u8).count_ones();
+        if n >= 1 && n <= 4 {
+            assert!((TURNS_TABLE[m] & crate::Rotation::SingleStep.turn_mask()).count_ones() == 2);
+        }
+        m += 1;
+    }
 };
 
 /// SplitMix64, a small fixed-seed generator usable in `const` code.

@@ -95,6 +95,12 @@ fn check_generation(pos: &Position, state: &RefState) -> BTreeSet<Move> {
         );
     }
     assert_eq!(pos.count_legal_moves(), fast.len());
+    assert!(
+        fast.is_sorted_by_key(common::generation_order),
+        "generation order in {pos:?}: {:?}",
+        fast.iter().collect::<Vec<_>>()
+    );
+    common::check_board_sets(pos.board());
     let mut appended = MoveList::new();
     appended.push(Move::turn(Square::A1, 0));
     pos.generate_moves(&mut appended);
@@ -181,9 +187,15 @@ fn check_make_unmake(pos: &mut Position, state: &RefState, mv: Move) {
     assert_eq!(pos.hash(), before.hash());
 }
 
+/// `cases` cases (or `PLOY_PROPTEST_CASES`); failures are saved beside this file
+/// (`four_player_properties.regressions`) and rerun first.
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
-        cases,
+        // `PLOY_PROPTEST_CASES=5000 cargo test --release -p ploy-core --test ...` for a deep run.
+        cases: std::env::var("PLOY_PROPTEST_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(cases),
         failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("regressions"))),
         ..ProptestConfig::default()
     }

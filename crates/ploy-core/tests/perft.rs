@@ -192,6 +192,31 @@ fn fast_perft() {
     }
 }
 
+/// At every node of a two-ply walk from each record: the set-wise counter agrees with the
+/// length of the generated list, which is in the documented order and has no duplicates,
+/// and the board's square sets agree with its squares (after make and after unmake).
+#[test]
+fn counter_and_board_sets_along_the_trees() {
+    fn walk(pos: &mut Position, depth: u32) {
+        let moves = pos.legal_moves();
+        assert_eq!(pos.count_legal_moves(), moves.len(), "{pos:?}");
+        assert!(moves.is_sorted_by_key(common::generation_order), "{pos:?}");
+        common::check_board_sets(pos.board());
+        if depth == 0 {
+            return;
+        }
+        for &mv in moves.iter() {
+            let undo = pos.make_move(mv);
+            walk(pos, depth - 1);
+            pos.unmake_move(mv, undo);
+        }
+        common::check_board_sets(pos.board());
+    }
+    for record in records() {
+        walk(&mut record.position.clone(), 2);
+    }
+}
+
 #[test]
 fn reference_perft() {
     for record in records() {

@@ -38,6 +38,12 @@ fn check_generation(pos: &Position) -> BTreeSet<Move> {
         fast.len(),
         "count_legal_moves in {pos:?}"
     );
+    assert!(
+        fast.is_sorted_by_key(common::generation_order),
+        "generation order in {pos:?}: {:?}",
+        fast.iter().collect::<Vec<_>>()
+    );
+    common::check_board_sets(pos.board());
 
     let mut appended = MoveList::new();
     appended.push(Move::turn(Square::A1, 0));
@@ -239,10 +245,15 @@ fn check_all(pos: &Position, exhaustive: bool, rng: &mut SplitMix) -> BTreeSet<M
     legal
 }
 
-/// `cases` cases; failures are saved beside this file (`properties.proptest-regressions`).
+/// `cases` cases (or `PLOY_PROPTEST_CASES`); failures are saved beside this file
+/// (`properties.regressions`) and rerun first.
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
-        cases,
+        // `PLOY_PROPTEST_CASES=5000 cargo test --release -p ploy-core --test ...` for a deep run.
+        cases: std::env::var("PLOY_PROPTEST_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(cases),
         failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("regressions"))),
         ..ProptestConfig::default()
     }

@@ -189,6 +189,7 @@
 
 mod engine;
 mod game;
+mod info;
 mod limits;
 mod paranoid;
 mod ploy;

@@ -5,7 +5,10 @@
 
 pub mod reference;
 
-use ploy_core::{Board, Elimination, Flags, Piece, Position, Rotation, Rules, Seat, Setup, Square};
+use ploy_core::{
+    Bitboard, Board, Direction, Elimination, Flags, Move, Piece, PieceKind, Position, Rotation,
+    Rules, Seat, Setup, Square,
+};
 use proptest::prelude::*;
 
 /// The two-player start position as a board string, as `docs/rules.md` section 5 gives it.
@@ -88,6 +91,52 @@ pub fn parse_four_player(text: &str) -> Setup {
         turn: seat(turn.chars().next().unwrap()),
         controllers: controllers_out,
         in_play,
+    }
+}
+
+/// The documented order of a generated move list: by start square (index order), then
+/// motion moves before direction moves, then by end square, then by rotation.
+pub fn generation_order(mv: &Move) -> (usize, bool, usize, u8) {
+    (
+        mv.from().index(),
+        mv.is_direction_move(),
+        mv.to().index(),
+        mv.rotation(),
+    )
+}
+
+/// Checks the board's derived square sets (per colour, kind and flag direction, occupied)
+/// against its squares, read one at a time through `piece_at`.
+pub fn check_board_sets(board: &Board) {
+    let mut occupied = Bitboard::EMPTY;
+    let mut colour = [Bitboard::EMPTY; 4];
+    let mut kind = [Bitboard::EMPTY; 4];
+    let mut flag = [Bitboard::EMPTY; 8];
+    for sq in Square::ALL {
+        if let Some(p) = board.piece_at(sq) {
+            occupied.insert(sq);
+            colour[p.colour().index()].insert(sq);
+            kind[p.kind().index()].insert(sq);
+            for d in Direction::ALL {
+                if (p.flags().bits() >> d.index()) & 1 == 1 {
+                    flag[d.index()].insert(sq);
+                }
+            }
+        }
+    }
+    assert_eq!(board.occupied(), occupied, "occupied of {board:?}");
+    for s in Seat::ALL {
+        assert_eq!(board.by_colour(s), colour[s.index()], "{s} in {board:?}");
+    }
+    for k in PieceKind::ALL {
+        assert_eq!(board.by_kind(k), kind[k.index()], "{k}s in {board:?}");
+    }
+    for d in Direction::ALL {
+        assert_eq!(
+            board.with_flag(d),
+            flag[d.index()],
+            "flags {d} in {board:?}"
+        );
     }
 }
 

@@ -1,0 +1,425 @@
+//! Pente in the terminal: a person against the bot, or against another person.
+//!
+//! ```text
+//! cargo run --release -p pente --example play -- [--size N] [--difficulty D] [--depth D]
+//!     [--padding P] [--width 4,3,2] [--flip] [--no-tournament-rule] [--seed N]
+//!     [--white human|bot] [--black human|bot] [--movetime MS] [--load FILE] [OPTION...]
+//! ```
+//!
+//! The options also come in the 2018 program's spelling, as arguments (`'size(13)'`,
+//! `'difficulty(4)'`, `'width([4,3,2])'`, `'flip(true)'`, `'rule(false)'` and their long
+//! names) or typed before the first move. Without a difficulty (or depth, padding, width)
+//! the bot plays at full strength, thinking `--movetime` ms a move. Type `help` for the
+//! commands: a move (`K10`), `undo`, `hint`, `save FILE`, `load FILE`, `board`, `new`,
+//! `options`, `quit`.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, ValueEnum};
+use pente::options::{SeedOption, Settings};
+use pente::{Color, Engine, Game, Limits, Move, Record, Strength, display};
+
+/// Who plays a colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Player {
+    /// A person at the keyboard.
+    Human,
+    /// The engine.
+    Bot,
+}
+
+/// Play Pente in the terminal against the bot or another person.
+#[derive(Parser)]
+#[command(name = "play")]
+struct Args {
+    /// Board size: odd, 7 to 19 (default 19).
+    #[arg(long)]
+    size: Option<pente::Size>,
+    /// Bot difficulty, 1 (easiest) to 5; without it the bot plays at full strength.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=5))]
+    difficulty: Option<u32>,
+    /// Bot look-ahead in plies (overrides the difficulty's).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Bot padding: candidate moves lie within the stones' box widened by this much.
+    #[arg(long)]
+    padding: Option<u8>,
+    /// Bot widths per ply, such as 4,3,2 (the last repeats).
+    #[arg(long, value_delimiter = ',')]
+    width: Option<Vec<u16>>,
+    /// Show the board turned for Black when Black is to move.
+    #[arg(long)]
+    flip: bool,
+    /// Play without the tournament rule.
+    #[arg(long)]
+    no_tournament_rule: bool,
+    /// Seed of the bot's choices among equal moves.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Who plays White (moves first).
+    #[arg(long, value_enum, default_value_t = Player::Human)]
+    white: Player,
+    /// Who plays Black.
+    #[arg(long, value_enum, default_value_t = Player::Bot)]
+    black: Player,
+    /// Thinking time of the bot at full strength, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    movetime: u64,
+    /// Start from a saved game record.
+    #[arg(long)]
+    load: Option<PathBuf>,
+    /// Options in the 2018 program's spelling: size(13) difficulty(4) depth(5) padding(2)
+    /// width([4,3,2]) flip(true) rule(false), and their long names.
+    options: Vec<String>,
+}
+
+const HELP: &str = "\
+Commands:
+  K10             play a stone (column letter A-T without I, row number; any case)
+  undo            take back your last move (and the bot's answer)
+  hint            ask the engine for a move
+  board           show the board again
+  save FILE       save the game record
+  load FILE       load a game record
+  new             start again with the same settings
+  options         show the settings
+  help            this text
+  quit            leave
+Before the first move, options in the 2018 program's spelling change the game:
+  size(13) board_size(S)   difficulty(D)   depth(D)   padding(P)
+  width([4,3,2]) width(W)  flip(true) flip_board(B)  rule(false) tournament_rule(B)";
+
+struct Session<W: Write> {
+    out: W,
+    settings: Settings,
+    players: [Player; 2],
+    game: Game,
+    bot: Engine,
+    movetime: Duration,
+    seed: u64,
+}
+
+fn describe(strength: &Strength) -> String {
+    match strength {
+        Strength::Full => "full strength".to_owned(),
+        Strength::Level(l) => l.to_string(),
+    }
+}
+
+/// Writes `text` to `path` through a temporary file and a rename.
+fn save_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+impl<W: Write> Session<W> {
+    fn new_engine(&mut self) {
+        self.bot = Engine::new(self.settings.strength()).with_seed(self.seed);
+    }
+
+    fn show(&mut self) -> std::io::Result<()> {
+        let pos = self.game.position();
+        let flip = self.settings.flip && pos.turn() == Color::Black && !pos.is_over();
+        writeln!(self.out)?;
+        write!(self.out, "{}", display::board(pos, flip))?;
+        writeln!(
+            self.out,
+            "Captured: White (●) {}, Black (○) {}{}",
+            pos.captures(Color::White),
+            pos.captures(Color::Black),
+            self.game
+                .moves()
+                .last()
+                .map_or(String::new(), |m| format!("; last move {m}"))
+        )?;
+        match pos.outcome() {
+            Some(o) => writeln!(self.out, "Game over: {o}."),
+            None => Ok(()),
+        }
+    }
+
+    fn name(&self, c: Color) -> String {
+        match self.players[c.index()] {
+            Player::Human => "human".to_owned(),
+            Player::Bot => format!("bot ({})", describe(&self.settings.strength())),
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        match self.settings.strength() {
+            Strength::Full => Limits::move_time(self.movetime),
+            Strength::Level(_) => Limits::default(),
+        }
+    }
+
+    fn bot_move(&mut self) -> std::io::Result<()> {
+        let pos = self.game.position().clone();
+        let limits = self.limits();
+        let a = self.bot.search(&pos, &limits, |_| {});
+        let mv = a.best_move.expect("the game goes on");
+        self.game.play(mv).expect("the engine plays legal moves");
+        writeln!(
+            self.out,
+            "{} plays {mv} (score {}, depth {})",
+            if pos.turn() == Color::White {
+                "White"
+            } else {
+                "Black"
+            },
+            a.score,
+            a.depth
+        )?;
+        self.show()
+    }
+
+    /// Handles one line; returns false to quit.
+    fn command(&mut self, line: &str) -> std::io::Result<bool> {
+        let line = line.trim();
+        let (word, rest) = line
+            .split_once(char::is_whitespace)
+            .map_or((line, ""), |(w, r)| (w, r.trim()));
+        match word.to_ascii_lowercase().as_str() {
+            "" => {}
+            "quit" | "exit" | "halt." | "q" => return Ok(false),
+            "help" | "?" => writeln!(self.out, "{HELP}")?,
+            "board" => self.show()?,
+            "options" => {
+                let r = self.settings.rules;
+                writeln!(
+                    self.out,
+                    "Board {}x{}, tournament rule {}, flip {}, bot: {}, seed {}",
+                    r.size,
+                    r.size,
+                    if r.tournament_rule { "on" } else { "off" },
+                    self.settings.flip,
+                    describe(&self.settings.strength()),
+                    self.seed
+                )?;
+            }
+            "new" => {
+                self.game = Game::new(self.settings.rules);
+                self.new_engine();
+                self.show()?;
+            }
+            "undo" => {
+                let mut n = 0;
+                while self.game.undo().is_some() {
+                    n += 1;
+                    let turn = self.game.position().turn();
+                    if self.players[turn.index()] == Player::Human {
+                        break;
+                    }
+                }
+                if n == 0 {
+                    writeln!(self.out, "Nothing to take back.")?;
+                } else {
+                    self.show()?;
+                }
+            }
+            "hint" => {
+                if self.game.position().is_over() {
+                    writeln!(self.out, "The game is over.")?;
+                } else {
+                    let mut engine = Engine::new(Strength::Full).with_seed(self.seed);
+                    let a = engine.search(
+                        self.game.position(),
+                        &Limits::move_time(self.movetime),
+                        |_| {},
+                    );
+                    if let Some(m) = a.best_move {
+                        writeln!(self.out, "Hint: {m} (score {})", a.score)?;
+                    }
+                }
+            }
+            "save" => {
+                if rest.is_empty() {
+                    writeln!(self.out, "Usage: save FILE")?;
+                } else {
+                    let record = Record::from_game(
+                        &self.game,
+                        &self.name(Color::White),
+                        &self.name(Color::Black),
+                    );
+                    match save_atomically(Path::new(rest), &record.to_string()) {
+                        Ok(()) => writeln!(self.out, "Saved to {rest}.")?,
+                        Err(e) => writeln!(self.out, "Cannot save to {rest}: {e}")?,
+                    }
+                }
+            }
+            "load" => {
+                if rest.is_empty() {
+                    writeln!(self.out, "Usage: load FILE")?;
+                } else {
+                    match load(Path::new(rest)) {
+                        Ok(record) => {
+                            self.settings.rules = record.rules;
+                            self.game = record.replay();
+                            self.new_engine();
+                            writeln!(self.out, "Loaded {rest}.")?;
+                            self.show()?;
+                        }
+                        Err(e) => writeln!(self.out, "Cannot load {rest}: {e}")?,
+                    }
+                }
+            }
+            _ if line.contains('(') => match line.parse::<SeedOption>() {
+                Ok(option) => {
+                    if self.game.moves().is_empty() {
+                        self.settings.apply(&option);
+                        self.game = Game::new(self.settings.rules);
+                        self.new_engine();
+                        writeln!(self.out, "Set {option}.")?;
+                        self.show()?;
+                    } else {
+                        writeln!(
+                            self.out,
+                            "Options change the game only before the first move (try new)."
+                        )?;
+                    }
+                }
+                Err(e) => writeln!(self.out, "{e}")?,
+            },
+            _ => match line.parse::<Move>() {
+                Ok(mv) => match self.game.play(mv) {
+                    Ok(()) => self.show()?,
+                    Err(e) => writeln!(self.out, "{}: {}.", e.mv, e.reason)?,
+                },
+                Err(e) => writeln!(self.out, "Not a move or command ({e}); type help.")?,
+            },
+        }
+        Ok(true)
+    }
+
+    fn prompt(&mut self) -> std::io::Result<()> {
+        let pos = self.game.position();
+        if pos.is_over() {
+            write!(self.out, "> ")?;
+        } else {
+            let who = if pos.turn() == Color::White {
+                "White (●)"
+            } else {
+                "Black (○)"
+            };
+            write!(self.out, "{who} to move> ")?;
+        }
+        self.out.flush()
+    }
+
+    fn run(&mut self, input: impl BufRead) -> std::io::Result<()> {
+        writeln!(
+            self.out,
+            "Pente on {}x{}{}; White: {}, Black: {}. Type help for the commands.",
+            self.settings.rules.size,
+            self.settings.rules.size,
+            if self.settings.rules.tournament_rule {
+                " with the tournament rule"
+            } else {
+                ""
+            },
+            self.name(Color::White),
+            self.name(Color::Black)
+        )?;
+        self.show()?;
+        let mut lines = input.lines();
+        loop {
+            let pos = self.game.position();
+            if !pos.is_over() && self.players[pos.turn().index()] == Player::Bot {
+                self.bot_move()?;
+                continue;
+            }
+            self.prompt()?;
+            let Some(line) = lines.next() else {
+                writeln!(self.out)?;
+                return Ok(());
+            };
+            if !self.command(&line?)? {
+                return Ok(());
+            }
+        }
+    }
+}
+
+fn load(path: &Path) -> Result<Record, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    text.parse::<Record>().map_err(|e| e.to_string())
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let mut settings = Settings::default();
+    let mut options = Vec::new();
+    if let Some(s) = args.size {
+        options.push(SeedOption::Size(s));
+    }
+    if let Some(d) = args.difficulty {
+        options.push(SeedOption::Difficulty(d));
+    }
+    if let Some(d) = args.depth {
+        options.push(SeedOption::Depth(d));
+    }
+    if let Some(p) = args.padding {
+        options.push(SeedOption::Padding(p));
+    }
+    if let Some(w) = &args.width {
+        if w.is_empty() || w.contains(&0) {
+            eprintln!("error: widths are at least 1");
+            return ExitCode::from(2);
+        }
+        options.push(SeedOption::Width(w.clone()));
+    }
+    if args.flip {
+        options.push(SeedOption::Flip(true));
+    }
+    if args.no_tournament_rule {
+        options.push(SeedOption::TournamentRule(false));
+    }
+    for text in &args.options {
+        match text.parse::<SeedOption>() {
+            Ok(o) => options.push(o),
+            Err(e) => {
+                eprintln!("error: {text}: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    for o in &options {
+        settings.apply(o);
+    }
+    let mut game = Game::new(settings.rules);
+    if let Some(path) = &args.load {
+        match load(path) {
+            Ok(record) => {
+                settings.rules = record.rules;
+                game = record.replay();
+            }
+            Err(e) => {
+                eprintln!("error: cannot load {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let stdout = std::io::stdout();
+    let mut session = Session {
+        out: stdout.lock(),
+        bot: Engine::new(settings.strength()).with_seed(args.seed),
+        settings,
+        players: [args.white, args.black],
+        game,
+        movetime: Duration::from_millis(args.movetime.max(1)),
+        seed: args.seed,
+    };
+    match session.run(std::io::stdin().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! The evaluation: threat classes of the empty points for both players, captures made and
+//! threatened, from the incrementally kept counts of [`SearchPosition`].
+
+use ploy_search::Evaluator;
+
+use super::patterns::CLASSES;
+use super::state::SearchPosition;
+
+/// The weights of the evaluation (units: roughly a tenth of a captured pair's worth at the
+/// start; a won game is far above every evaluation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct EvalParams {
+    /// Per empty point where the player to move would make a threat, by class (none, two,
+    /// open two or three, two of those, open three, open three and three, two open threes,
+    /// four, four and open three, open four or two fours, five).
+    pub attack: [i32; CLASSES],
+    /// The same for the opponent's points.
+    pub defend: [i32; CLASSES],
+    /// The worth of the stones captured so far, by count (0 to 10 and more).
+    pub captured: [i32; 11],
+    /// Share (percent) of the worth of the best capture the player to move could make now.
+    pub capture_now: i32,
+    /// Share (percent) of the worth of a capture the opponent threatens, per point beyond
+    /// the first (the first can be defended).
+    pub capture_threatened: i32,
+    /// Per point where the opponent could capture (tempo).
+    pub capture_point: i32,
+    /// The value of a position where the player to move can win at once.
+    pub win_now: i32,
+    /// The value of a position where the opponent threatens to win at once (the search
+    /// looks at the defences; this keeps the static value from standing in for them).
+    pub must_defend: i32,
+}
+
+impl Default for EvalParams {
+    fn default() -> EvalParams {
+        EvalParams {
+            attack: [0, 3, 10, 25, 60, 120, 300, 35, 2500, 3000, 0],
+            defend: [0, 3, 10, 25, 60, 120, 300, 35, 400, 500, 0],
+            captured: [0, 0, 100, 100, 220, 220, 380, 380, 650, 650, 2000],
+            capture_now: 60,
+            capture_threatened: 40,
+            capture_point: 25,
+            win_now: 20_000,
+            must_defend: 12_000,
+        }
+    }
+}
+
+/// The evaluation of [`SearchPosition`]s (an [`Evaluator`] for ploy-search).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Evaluation {
+    /// The weights.
+    pub params: EvalParams,
+}
+
+impl Evaluation {
+    /// An evaluation with `params`.
+    #[must_use]
+    pub fn new(params: EvalParams) -> Evaluation {
+        Evaluation { params }
+    }
+
+    fn captured(&self, n: u8) -> i32 {
+        self.params.captured[usize::from(n.min(10))]
+    }
+
+    /// The value of `g` for the player to move.
+    #[must_use]
+    pub fn value(&self, g: &SearchPosition) -> i32 {
+        let p = &self.params;
+        let me = g.mover();
+        let them = me.other();
+        if g.can_win_at_once(me) {
+            return p.win_now;
+        }
+        if g.can_win_at_once(them) {
+            return -p.must_defend;
+        }
+        let pos = g.position();
+        let (mine, theirs) = (pos.captures(me), pos.captures(them));
+        let mut v = self.captured(mine) - self.captured(theirs);
+        let (a, b) = (g.classes(me), g.classes(them));
+        for cl in 1..CLASSES {
+            v += i32::from(a[cl]) * p.attack[cl] - i32::from(b[cl]) * p.defend[cl];
+        }
+        let best = g.max_pairs(me);
+        if best > 0 {
+            v += (self.captured(mine + 2 * best) - self.captured(mine)) * p.capture_now / 100;
+        }
+        let points: u16 = g.capture_points(them)[1..].iter().sum();
+        if points > 0 {
+            let loss = self.captured(theirs + 2) - self.captured(theirs);
+            v -= loss * p.capture_threatened * i32::from(points - 1) / 100;
+            v -= p.capture_point * i32::from(points);
+        }
+        v
+    }
+}
+
+impl Evaluator<SearchPosition> for Evaluation {
+    #[inline]
+    fn evaluate(&self, g: &SearchPosition) -> i32 {
+        self.value(g)
+    }
+}

@@ -1,0 +1,61 @@
+//! Zobrist keys, drawn at compile time from SplitMix64 seeded with [`ZOBRIST_SEED`].
+//!
+//! Order of the draws: one key per colour (White, then Black) and point code
+//! ([`crate::Point::code`], 0..361), then one key per colour and capture count (0..32),
+//! then the Black-to-move key. A position's hash is the XOR of the key of every stone, the
+//! keys of both players' capture counts, and the Black-to-move key when Black is to move.
+//! These values are part of the crate's stable API.
+
+/// The seed of the key generator.
+pub const ZOBRIST_SEED: u64 = 0x5045_4E54_455F_5A42; // "PENTE_ZB"
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+/// Keys per colour and point code.
+pub(crate) static STONE: [[u64; 361]; 2] = {
+    let mut keys = [[0u64; 361]; 2];
+    let mut state = ZOBRIST_SEED;
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < 361 {
+            let (s, k) = splitmix(state);
+            state = s;
+            keys[c][i] = k;
+            i += 1;
+        }
+        c += 1;
+    }
+    keys
+};
+
+const STATE_AFTER_STONES: u64 =
+    ZOBRIST_SEED.wrapping_add(0x9E37_79B9_7F4A_7C15_u64.wrapping_mul(722));
+
+/// Keys per colour and capture count.
+pub(crate) static CAPTURES: [[u64; 32]; 2] = {
+    let mut keys = [[0u64; 32]; 2];
+    let mut state = STATE_AFTER_STONES;
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < 32 {
+            let (s, k) = splitmix(state);
+            state = s;
+            keys[c][i] = k;
+            i += 1;
+        }
+        c += 1;
+    }
+    keys
+};
+
+/// The Black-to-move key.
+pub(crate) const BLACK_TO_MOVE: u64 =
+    splitmix(STATE_AFTER_STONES.wrapping_add(0x9E37_79B9_7F4A_7C15_u64.wrapping_mul(64))).1;

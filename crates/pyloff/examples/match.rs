@@ -1,0 +1,284 @@
+//! Matches of the bot against simple players or a weaker copy of itself.
+//!
+//! ```text
+//! cargo run --release -p pyloff --example match -- --opponent random|greedy|depth2 \
+//!     [--games N] [--movetime MS] [--seed S] [--opening-plies P] [--records DIR] \
+//!     [--size N] [--players K] [--all-freedoms] [--cut-down]
+//! ```
+//!
+//! The bot (the engine at `--movetime`, default 200 ms a move) plays one seat; every other
+//! seat is the opponent:
+//!
+//! - `random`: a uniformly random legal move (seeded);
+//! - `greedy`: one ply: the move after which its own pieces minus the most pieces of any
+//!   other player is largest (captures count), ties broken at random (seeded);
+//! - `depth2`: the same engine limited to depth 2.
+//!
+//! Both engines know the move cap (a position at the cap is final for their search).
+//!
+//! Games go in pairs from seeded openings of `--opening-plies` random moves (default 2):
+//! each opening is played with the bot in each seat in turn (colours swapped), so
+//! `--games` should be a multiple of the number of players. A game that reaches the move
+//! cap, 4 x n(n+1)(2n+1)/6 moves (passes and swap included; 364 on size 6), is decided by
+//! the score then. A game line per game on standard output, then the totals: wins (the
+//! bot alone leads), shared wins, draws and losses, the score rate (a shared win or a draw
+//! counts half) with its 95 % interval. `--records DIR` writes each game's record there.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::{Parser, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use pyloff::{Engine, Game, Limits, Move, Outcome, Player, Position, RecordResult};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Opponent {
+    /// Uniformly random legal moves.
+    Random,
+    /// One ply: most own pieces minus the best other player's after the move.
+    Greedy,
+    /// The same engine limited to depth 2.
+    Depth2,
+}
+
+#[derive(Parser)]
+#[command(about = "Matches of the Pyloff bot against random, greedy or depth-2 players")]
+struct Cli {
+    #[command(flatten)]
+    game: common::GameArgs,
+    /// Who plays the other seats.
+    #[arg(long, value_enum)]
+    opponent: Opponent,
+    /// Number of games.
+    #[arg(long, default_value_t = 20)]
+    games: u32,
+    /// The bot's time per move in milliseconds.
+    #[arg(long, default_value_t = 200)]
+    movetime: u64,
+    /// Seed of the openings and of the random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random moves of each opening.
+    #[arg(long, default_value_t = 2)]
+    opening_plies: u32,
+    /// Directory to write each game's record into.
+    #[arg(long)]
+    records: Option<PathBuf>,
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn random_move(pos: &Position, seed: &mut u64) -> Move {
+    let moves = pos.legal_moves();
+    *seed = mix(*seed);
+    moves[(*seed % moves.len() as u64) as usize]
+}
+
+/// The greedy player's move: most own pieces minus the most of any other player after it.
+fn greedy_move(pos: &Position, seed: &mut u64) -> Move {
+    let me = pos.to_move();
+    let mut best = Vec::new();
+    let mut best_value = i64::MIN;
+    let mut probe = pos.clone();
+    for mv in pos.legal_moves() {
+        let undo = probe.play(mv).expect("a legal move");
+        let mine = i64::from(probe.score(me));
+        let others = probe
+            .options()
+            .player_list()
+            .filter(|&p| p != me)
+            .map(|p| i64::from(probe.score(p)))
+            .max()
+            .unwrap_or(0);
+        probe.unmake(undo);
+        let value = mine - others;
+        if value > best_value {
+            best_value = value;
+            best.clear();
+        }
+        if value == best_value {
+            best.push(mv);
+        }
+    }
+    *seed = mix(*seed);
+    best[(*seed % best.len() as u64) as usize]
+}
+
+struct Tally {
+    wins: u32,
+    shared: u32,
+    draws: u32,
+    losses: u32,
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let options = cli.game.options();
+    let players = u32::from(options.players());
+    let cap = options.move_cap();
+    let bot_limits = Limits::move_time(Duration::from_millis(cli.movetime));
+    let depth2_limits = Limits {
+        depth: Some(2),
+        ..Limits::move_time(Duration::from_millis(cli.movetime))
+    };
+    if let Some(dir) = &cli.records {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("error: cannot create {}: {e}", dir.display());
+            std::process::exit(1);
+        }
+    }
+    println!(
+        "# {options}, bot {} ms a move against {:?}, {} games, seed {}, openings of {} random moves, cap {cap} moves",
+        cli.movetime, cli.opponent, cli.games, cli.seed, cli.opening_plies
+    );
+    let bar = ProgressBar::new(u64::from(cli.games));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed_precise} {msg}")
+            .expect("a valid template"),
+    );
+    let mut tally = Tally {
+        wins: 0,
+        shared: 0,
+        draws: 0,
+        losses: 0,
+    };
+    let started = Instant::now();
+    let mut bot_time = Duration::ZERO;
+    let mut bot_moves = 0u64;
+    let mut bot_depths = 0u64;
+    for n in 0..cli.games {
+        let opening = n / players;
+        let bot = Player::new((n % players) as u8 + 1).expect("a seat");
+        let mut seed = mix(cli.seed ^ u64::from(opening) << 20);
+        let mut game = Game::new(options);
+        for _ in 0..cli.opening_plies {
+            if game.position().is_over() {
+                break;
+            }
+            let mv = random_move(game.position(), &mut seed);
+            game.play(mv).expect("a legal move");
+        }
+        let mut bot_engine = Engine::new();
+        bot_engine.set_move_cap(Some(cap));
+        let mut opponents: Vec<Engine> = (0..players)
+            .map(|_| {
+                let mut e = Engine::new();
+                e.set_move_cap(Some(cap));
+                e
+            })
+            .collect();
+        let mut rng = mix(seed ^ 0xABCD ^ u64::from(n));
+        while !game.position().is_over() && (game.moves().len() as u32) < cap {
+            let pos = game.position();
+            let to_move = pos.to_move();
+            let mv = if pos.legal_moves() == [Move::Pass] {
+                Move::Pass
+            } else if to_move == bot {
+                let t = Instant::now();
+                let r = bot_engine.search(&game, &bot_limits);
+                bot_time += t.elapsed();
+                bot_moves += 1;
+                bot_depths += u64::from(r.depth);
+                r.best_move.expect("a move")
+            } else {
+                match cli.opponent {
+                    Opponent::Random => random_move(pos, &mut rng),
+                    Opponent::Greedy => greedy_move(pos, &mut rng),
+                    Opponent::Depth2 => opponents[to_move.index()]
+                        .search(&game, &depth2_limits)
+                        .best_move
+                        .expect("a move"),
+                }
+            };
+            game.play(mv).expect("players play legal moves");
+        }
+        let pos = game.position();
+        let (outcome, how) = match pos.outcome() {
+            Some(o) => (o, "over"),
+            None => (Outcome::from_scores(pos.scores()), "capped"),
+        };
+        let verdict = match outcome {
+            Outcome::Draw => {
+                tally.draws += 1;
+                "draw"
+            }
+            Outcome::Win(w) if w.contains(bot) && w.len() == 1 => {
+                tally.wins += 1;
+                "win"
+            }
+            Outcome::Win(w) if w.contains(bot) => {
+                tally.shared += 1;
+                "shared"
+            }
+            Outcome::Win(_) => {
+                tally.losses += 1;
+                "loss"
+            }
+        };
+        let mut scores = String::new();
+        for (i, s) in pos.scores().iter().enumerate() {
+            let _ = write!(scores, "{}{s}", if i > 0 { "-" } else { "" });
+        }
+        let line = format!(
+            "game {:>3}: opening {opening:>2}, bot is player {bot}, {} moves, {how}, scores {scores}: {verdict}",
+            n + 1,
+            game.moves().len()
+        );
+        bar.suspend(|| println!("{line}"));
+        bar.inc(1);
+        bar.set_message(format!(
+            "+{} ={} -{}",
+            tally.wins,
+            tally.shared + tally.draws,
+            tally.losses
+        ));
+        if let Some(dir) = &cli.records {
+            let mut record = game.record();
+            if how == "capped" {
+                record.result = RecordResult::Capped(outcome);
+            }
+            let path = dir.join(format!("game-{:03}.txt", n + 1));
+            if let Err(e) = write_atomically(&path, &record.to_string()) {
+                eprintln!("error: cannot write {}: {e}", path.display());
+            }
+        }
+    }
+    bar.finish_and_clear();
+    let games = f64::from(cli.games.max(1));
+    let points = f64::from(tally.wins) + 0.5 * f64::from(tally.shared + tally.draws);
+    let rate = points / games;
+    let half = 1.96 * (rate * (1.0 - rate) / games).sqrt();
+    println!(
+        "bot: {} wins, {} shared wins, {} draws, {} losses in {} games: wins {:.0} %, score {:.1} % (95 % interval {:.1} to {:.1} %)",
+        tally.wins,
+        tally.shared,
+        tally.draws,
+        tally.losses,
+        cli.games,
+        100.0 * f64::from(tally.wins) / games,
+        100.0 * rate,
+        100.0 * (rate - half).max(0.0),
+        100.0 * (rate + half).min(1.0)
+    );
+    println!(
+        "bot: {bot_moves} searches, {:.0} ms and depth {:.1} on average; total {:.0} s",
+        bot_time.as_secs_f64() * 1000.0 / bot_moves.max(1) as f64,
+        bot_depths as f64 / bot_moves.max(1) as f64,
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Writes `text` to `path` through a temporary file and a rename.
+fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}

@@ -1,0 +1,473 @@
+//! The bot: Pyloff on the generic search of `ploy-search`.
+//!
+//! - **Two players**: the sides of the search are the players ([`SearchPosition`]).
+//! - **Three and four players**: the *paranoid* reduction. The player to move at the root
+//!   (side 0) plays against a coalition of all the others (side 1), who are assumed to play
+//!   against him alone; the coalition moves two or three times in a row, which the search
+//!   handles (it compares sides before and after each move). A finished game is a win for
+//!   the root when he alone leads the score, a draw when he shares the lead (or everybody
+//!   ties), a loss otherwise. The evaluation is the root's terms against the best of the
+//!   others'. A key for the root is mixed into the hash, so one table may serve searches for
+//!   different players. The same budgets ([`Limits`]) apply.
+//! - **Repetitions** score as a draw: the rules have no ko, so without this the search
+//!   would walk in circles. No move is a "capture" for the search (a capture does not make
+//!   earlier positions unreachable in Pyloff, as placements can be taken off again), so
+//!   every position since the start is compared, and there is no quiescence search; the
+//!   evaluation's danger terms stand in for it.
+//! - **Evaluation** ([`EvalParams`]): for each player, 100 a piece (the score), minus the
+//!   pieces of his freedomless groups that the next placement removes when it is another
+//!   player's turn, minus pieces of groups in atari (one freedom; more when another player
+//!   moves first), a little for groups with two freedoms, plus pieces that something rests
+//!   on (they cannot be removed while it stays: safe upper structures), pieces above the
+//!   board, and freedoms. Two players: mine minus the opponent's; paranoid: the root's minus
+//!   the best other player's.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use ploy_search::{
+    Config, Evaluator, Info, Limits, SearchGame, SearchResult, Searcher, Side, Terminal,
+};
+
+use crate::position::{Position, Undo};
+use crate::record::Game;
+use crate::rules::{PlayerSurvey, with_scratch};
+use crate::types::{Move, Outcome, Player, RuleSet, Status};
+
+/// The most legal moves of a position: one a cell that holds points (`n²` cells of even
+/// parity, `(n-1)²` of odd parity; the other cells of the `(2n-1)²` grid hold no point) and
+/// the swap: 314 on the largest board, within the search's scratch arrays.
+const MOST_MOVES: usize = {
+    let n = crate::geometry::MAX_SIZE as usize;
+    n * n + (n - 1) * (n - 1) + 1
+};
+const _: () = assert!(MOST_MOVES <= ploy_search::MAX_MOVES);
+
+/// Keys mixed into the hash of a paranoid search, one per root player.
+const ROOT_KEYS: [u64; 4] = [
+    0x2F9A_61C4_8E07_D35B,
+    0xB461_0D7E_95C2_3A18,
+    0x6C3E_F082_1DB5_9A47,
+    0xD807_3B59_C4A6_E21F,
+];
+
+/// A position as the search sees it: two players as two sides, or three and four
+/// players reduced to the root player against the others (see the module docs).
+///
+/// ```
+/// use ploy_search::{SearchGame, Side};
+/// use pyloff::{Options, Position, RuleSet, SearchPosition};
+/// let pos = Position::new(Options::new(5, 3, RuleSet::Default).unwrap());
+/// let g = SearchPosition::new(pos);
+/// assert_eq!(g.root().map(|p| p.number()), Some(1));
+/// assert_eq!(g.side(), Side(0));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchPosition {
+    pos: Position,
+    root: Option<Player>,
+    cap: Option<u32>,
+}
+
+impl SearchPosition {
+    /// `pos` ready for search, for the player to move (paranoid with three or four
+    /// players).
+    #[must_use]
+    pub fn new(pos: Position) -> SearchPosition {
+        let root = (pos.players() > 2).then(|| pos.to_move());
+        SearchPosition {
+            pos,
+            root,
+            cap: None,
+        }
+    }
+
+    /// The same, for a game stopped after `cap` moves and decided by the score then (the
+    /// match programs' rule; the game's rules have no cap): a position with `cap` moves
+    /// made is final for the search.
+    #[must_use]
+    pub fn with_move_cap(mut self, cap: Option<u32>) -> SearchPosition {
+        self.cap = cap;
+        self
+    }
+
+    /// Whether the search treats the position as final: the game is over, or the move cap
+    /// is reached.
+    fn is_final(&self) -> bool {
+        self.pos.status() == Status::Over || self.cap.is_some_and(|c| self.pos.plies() >= c)
+    }
+
+    /// The position.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The player searched for in a game of three or four players.
+    #[must_use]
+    pub fn root(&self) -> Option<Player> {
+        self.root
+    }
+
+    /// The key mixed into the hashes of this search.
+    #[must_use]
+    pub fn hash_key(&self) -> u64 {
+        self.root.map_or(0, |r| ROOT_KEYS[r.index()])
+    }
+
+    /// The game's earlier positions in this search's hashes (for repetitions).
+    #[must_use]
+    pub fn history(&self, game: &Game) -> Vec<u64> {
+        let key = self.hash_key();
+        game.history().iter().map(|h| h ^ key).collect()
+    }
+}
+
+impl SearchGame for SearchPosition {
+    type Move = Move;
+    type Undo = Undo;
+    type Moves = Vec<Move>;
+
+    #[inline]
+    fn side(&self) -> Side {
+        match self.root {
+            None => Side(self.pos.to_move().number() - 1),
+            Some(r) => Side(u8::from(self.pos.to_move() != r)),
+        }
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.pos.hash() ^ self.hash_key()
+    }
+
+    fn terminal(&self) -> Option<Terminal> {
+        if !self.is_final() {
+            return None;
+        }
+        let outcome = Outcome::from_scores(self.pos.scores());
+        Some(match (outcome, self.root) {
+            (Outcome::Draw, _) => Terminal::Draw,
+            (Outcome::Win(w), None) => {
+                let winner = w.iter().next().expect("a winner");
+                Terminal::Win(Side(winner.number() - 1))
+            }
+            (Outcome::Win(w), Some(r)) => {
+                if !w.contains(r) {
+                    Terminal::Win(Side::SECOND)
+                } else if w.len() == 1 {
+                    Terminal::Win(Side::FIRST)
+                } else {
+                    Terminal::Draw
+                }
+            }
+        })
+    }
+
+    #[inline]
+    fn generate(&self, moves: &mut Vec<Move>) {
+        if !self.is_final() {
+            self.pos.generate(moves);
+        }
+    }
+
+    #[inline]
+    fn generate_captures(&self, _moves: &mut Vec<Move>) {}
+
+    #[inline]
+    fn is_legal(&self, mv: Move) -> bool {
+        !self.is_final() && self.pos.is_legal(mv)
+    }
+
+    #[inline]
+    fn is_capture(&self, _mv: Move) -> bool {
+        false
+    }
+
+    #[inline]
+    fn make(&mut self, mv: Move) -> Undo {
+        self.pos
+            .play(mv)
+            .expect("the search plays legal moves only")
+    }
+
+    #[inline]
+    fn unmake(&mut self, _mv: Move, undo: Undo) {
+        self.pos.unmake(undo);
+    }
+
+    #[inline]
+    fn move_to_u16(mv: Move) -> u16 {
+        mv.code()
+    }
+
+    const HISTORY_SIZE: usize = 1024;
+
+    #[inline]
+    fn move_from_u16(code: u16) -> Option<Move> {
+        Move::from_code(code)
+    }
+}
+
+/// The weights of the evaluation (units: a piece is [`EvalParams::piece`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct EvalParams {
+    /// A piece on the board (the score).
+    pub piece: i32,
+    /// A piece of a freedomless group that nothing rests on, when another player moves
+    /// next (his placement removes it).
+    pub dead: i32,
+    /// A piece of a group in atari when another player moves next.
+    pub atari_threatened: i32,
+    /// A piece of a group in atari when its owner moves next.
+    pub atari_own_turn: i32,
+    /// A piece of a group with two freedoms.
+    pub two_freedoms: i32,
+    /// A piece with a piece resting on it.
+    pub held: i32,
+    /// A piece above the board.
+    pub upper: i32,
+    /// A freedom of a group (at most four counted per group).
+    pub freedom: i32,
+    /// Being the player to move.
+    pub tempo: i32,
+    /// The race of spare moves (no voluntary pass): the player who first runs out of safe
+    /// placements while he still has legal ones must put a group in atari. Percent of his
+    /// smallest group's pieces counted lost, when that comes within
+    /// [`EvalParams::race_horizon`] plies (scaled down linearly with the distance).
+    pub race: i32,
+    /// Plies ahead the race is looked at.
+    pub race_horizon: i32,
+}
+
+impl Default for EvalParams {
+    fn default() -> EvalParams {
+        EvalParams {
+            piece: 100,
+            dead: 90,
+            atari_threatened: 55,
+            atari_own_turn: 20,
+            two_freedoms: 8,
+            held: 12,
+            upper: 6,
+            freedom: 4,
+            tempo: 10,
+            race: 60,
+            race_horizon: 40,
+        }
+    }
+}
+
+/// The evaluation (see the module docs): weights for each rule set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    /// The weights under each rule set, indexed like [`RuleSet::ALL`].
+    pub params: [EvalParams; 3],
+}
+
+impl Default for Evaluation {
+    /// The default weights; the race term only under the default rules (where games
+    /// rarely end and cycles of captures decide; under the other two rule sets it lost
+    /// its matches).
+    fn default() -> Evaluation {
+        let with_race = EvalParams::default();
+        let without = EvalParams {
+            race: 0,
+            ..EvalParams::default()
+        };
+        Evaluation {
+            params: [with_race, without, without],
+        }
+    }
+}
+
+impl Evaluation {
+    /// The weights for `rules`.
+    #[must_use]
+    pub fn params(&self, rules: RuleSet) -> &EvalParams {
+        &self.params[RuleSet::ALL.iter().position(|&r| r == rules).unwrap_or(0)]
+    }
+
+    /// The strength of `player`'s position (`to_move` moves next).
+    fn player_value(&self, p: &EvalParams, sv: &PlayerSurvey, pieces: u32, mover: bool) -> i32 {
+        let mut v = p.piece * pieces as i32
+            + p.held * sv.held as i32
+            + p.upper * sv.upper as i32
+            + p.freedom * sv.freedoms as i32
+            - p.two_freedoms * sv.two as i32;
+        if mover {
+            v += p.tempo - p.atari_own_turn * sv.atari as i32;
+        } else {
+            v -= p.dead * sv.dead_loose as i32 + p.atari_threatened * sv.atari as i32;
+        }
+        v
+    }
+
+    /// Each player's value in `pos`, by player index (`cap`: the move cap the search
+    /// plays for, if any).
+    #[must_use]
+    pub fn values(&self, pos: &Position, cap: Option<u32>) -> [i32; 4] {
+        let mut survey = [PlayerSurvey::default(); 4];
+        let r = pos.rules_ref();
+        let key = pos.board_key();
+        let params = self.params(pos.rules());
+        let race = pos.players() == 2 && params.race != 0;
+        with_scratch(|s| r.survey(pos.owners(), key, pos.players(), race, s, &mut survey));
+        let mut out = [0; 4];
+        let mover = pos.to_move();
+        for p in pos.options().player_list() {
+            out[p.index()] =
+                self.player_value(params, &survey[p.index()], pos.score(p), p == mover);
+        }
+        if race {
+            Self::race(params, pos, cap, &survey, &mut out);
+        }
+        out
+    }
+
+    /// The race of spare moves between two players (see [`EvalParams::race`]).
+    fn race(
+        p: &EvalParams,
+        pos: &Position,
+        cap: Option<u32>,
+        survey: &[PlayerSurvey; 4],
+        out: &mut [i32; 4],
+    ) {
+        let m = pos.to_move().index();
+        let o = 1 - m;
+        // A player without a live placement passes: he never runs out.
+        let spare = |i: usize| {
+            if survey[i].live_moves == 0 {
+                u32::MAX
+            } else {
+                survey[i].safe_moves
+            }
+        };
+        let (sm, so) = (spare(m), spare(o));
+        if sm == u32::MAX && so == u32::MAX {
+            return;
+        }
+        // The mover moves first: on equal spare moves he runs out first.
+        let (x, plies) = if sm <= so {
+            (m, 2 * sm)
+        } else {
+            (o, 2 * so + 1)
+        };
+        let plies = plies as i32;
+        if plies >= p.race_horizon {
+            return;
+        }
+        if cap.is_some_and(|c| pos.plies() as i64 + i64::from(plies) >= i64::from(c)) {
+            return;
+        }
+        let loss = survey[x].smallest as i32 * p.piece * p.race / 100;
+        out[x] -= loss * (p.race_horizon - plies) / p.race_horizon;
+    }
+}
+
+impl Evaluator<SearchPosition> for Evaluation {
+    fn evaluate(&self, g: &SearchPosition) -> i32 {
+        let pos = &g.pos;
+        let values = self.values(pos, g.cap);
+        let players = usize::from(pos.players());
+        let mover = pos.to_move();
+        match g.root {
+            None => values[mover.index()] - values[1 - mover.index()],
+            Some(root) => {
+                let best_other = (0..players)
+                    .filter(|&i| i != root.index())
+                    .map(|i| values[i])
+                    .max()
+                    .unwrap_or(0);
+                let v = values[root.index()] - best_other;
+                if mover == root { v } else { -v }
+            }
+        }
+    }
+}
+
+/// The bot: a searcher over [`SearchPosition`]s with the [`Evaluation`]. Its table, killer
+/// moves and history persist between searches ([`Engine::clear`] forgets them).
+///
+/// ```
+/// use ploy_search::Limits;
+/// use pyloff::{Engine, Game, Options};
+/// let game = Game::from_moves(Options::default(), "c3").unwrap();
+/// let mut engine = Engine::new();
+/// let result = engine.search(&game, &Limits::depth(2));
+/// assert!(game.position().is_legal(result.best_move.unwrap()));
+/// ```
+pub struct Engine {
+    searcher: Searcher<SearchPosition, Evaluation>,
+    cap: Option<u32>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// The default configuration and evaluation.
+    #[must_use]
+    pub fn new() -> Engine {
+        Engine::with(Config::default(), Evaluation::default())
+    }
+
+    /// A searcher with `config` and `eval`.
+    #[must_use]
+    pub fn with(config: Config, eval: Evaluation) -> Engine {
+        Engine {
+            searcher: Searcher::new(config, eval),
+            cap: None,
+        }
+    }
+
+    /// Plays for a game stopped after `cap` moves and decided by the score then (as the
+    /// match programs do; `None`, the default, is the game's own rules, which have no cap).
+    pub fn set_move_cap(&mut self, cap: Option<u32>) {
+        self.cap = cap;
+    }
+
+    /// Forgets the table, killer moves and history.
+    pub fn clear(&mut self) {
+        self.searcher.clear();
+    }
+
+    /// The underlying searcher.
+    pub fn searcher(&mut self) -> &mut Searcher<SearchPosition, Evaluation> {
+        &mut self.searcher
+    }
+
+    /// Searches the game's position within `limits` (the game's earlier positions count
+    /// for repetitions).
+    pub fn search(&mut self, game: &Game, limits: &Limits) -> SearchResult<Move> {
+        self.search_with(game, limits, |_| {})
+    }
+
+    /// [`Engine::search`], calling `observer` after every completed iteration.
+    pub fn search_with(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        observer: impl FnMut(&Info<'_, Move>),
+    ) -> SearchResult<Move> {
+        let g = SearchPosition::new(game.position().clone()).with_move_cap(self.cap);
+        let history = g.history(game);
+        self.searcher.search(&g, &history, limits, observer)
+    }
+
+    /// Searches with a time budget and an external stop flag (for a protocol's `stop`).
+    pub fn search_until(
+        &mut self,
+        game: &Game,
+        move_time: Option<std::time::Duration>,
+        stop: Arc<AtomicBool>,
+    ) -> SearchResult<Move> {
+        let mut limits = move_time.map(Limits::move_time).unwrap_or_default();
+        limits.stop = Some(stop);
+        self.search(game, &limits)
+    }
+}

@@ -1,0 +1,494 @@
+//! The programs end to end: the compiled examples run as child processes, fed on standard
+//! input; their output is parsed as JSON (the `moves` and `analyze` contracts) and compared
+//! with the library and with the reference rules of the test suite.
+//!
+//! The test runs `cargo build --examples` (with the test binary's profile and target
+//! directory, offline; a no-op when they are up to date) once.
+
+mod common;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use common::{mix, random_move, reference, report};
+use pyloff::{Game, Move, Options, RuleSet, Status};
+use serde_json::Value;
+
+/// The directory of the compiled examples, brought up to date once per run.
+fn examples_dir() -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let profile_dir = exe
+            .parent()
+            .and_then(|deps| deps.parent())
+            .expect("target/<profile>/deps/<test>");
+        let target_dir = profile_dir.parent().expect("target/<profile>");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let profile = if profile_dir.file_name().is_some_and(|n| n == "release") {
+            "release"
+        } else {
+            "test"
+        };
+        let mut build = Command::new(cargo);
+        build
+            .args([
+                "build",
+                "--quiet",
+                "--offline",
+                "--examples",
+                "-p",
+                "pyloff",
+            ])
+            .args(["--profile", profile, "--target-dir"])
+            .arg(target_dir)
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        if cfg!(feature = "serde") {
+            build.args(["--features", "serde"]);
+        }
+        match build.status() {
+            Ok(status) => assert!(status.success(), "building the examples failed"),
+            Err(e) => eprintln!("cannot run cargo ({e}); using the examples cargo test built"),
+        }
+        profile_dir.join("examples")
+    })
+    .clone()
+}
+
+fn run(example: &str, args: &[&str], input: &str) -> Output {
+    let bin = examples_dir().join(format!("{example}{}", std::env::consts::EXE_SUFFIX));
+    let mut child = Command::new(&bin)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()));
+    child
+        .stdin
+        .take()
+        .expect("a pipe")
+        .write_all(input.as_bytes())
+        .expect("the example reads its input");
+    child.wait_with_output().expect("the example ends")
+}
+
+/// Runs `example` with one input line per game, returning one parsed JSON value per line.
+fn json_lines(example: &str, args: &[&str], lines: &[String]) -> Vec<Value> {
+    let mut input = lines.join("\n");
+    input.push('\n');
+    let out = run(example, args, &input);
+    assert!(
+        out.status.success(),
+        "{example} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("UTF-8 output");
+    let values: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect();
+    assert_eq!(values.len(), lines.len(), "one answer a line:\n{text}");
+    values
+}
+
+fn args_of(options: Options) -> Vec<String> {
+    let mut v = vec![
+        "--size".to_owned(),
+        options.size().to_string(),
+        "--players".to_owned(),
+        options.players().to_string(),
+    ];
+    match options.rules() {
+        RuleSet::Default => {}
+        RuleSet::AllFreedoms => v.push("--all-freedoms".to_owned()),
+        RuleSet::CutDown => v.push("--cut-down".to_owned()),
+    }
+    v
+}
+
+/// Checks one `moves` answer against the reference's report, key by key.
+fn check_moves_answer(value: &Value, expected: &common::reference::Report) {
+    let obj = value.as_object().expect("an object");
+    let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+    let mut sorted_keys = keys.clone();
+    sorted_keys.sort_unstable();
+    assert_eq!(
+        sorted_keys,
+        ["legal", "outcome", "score", "to_move", "winners"],
+        "{value}"
+    );
+    let legal: Vec<&str> = obj["legal"]
+        .as_array()
+        .expect("legal is a list")
+        .iter()
+        .map(|v| v.as_str().expect("moves are strings"))
+        .collect();
+    assert_eq!(legal, expected.legal, "{value}");
+    match expected.to_move {
+        Some(p) => assert_eq!(obj["to_move"], Value::from(p)),
+        None => assert!(obj["to_move"].is_null()),
+    }
+    assert_eq!(
+        obj["outcome"],
+        Value::from(if expected.over { "over" } else { "ongoing" })
+    );
+    let winners: Vec<u64> = obj["winners"]
+        .as_array()
+        .expect("winners is a list")
+        .iter()
+        .map(|v| v.as_u64().expect("numbers"))
+        .collect();
+    let expected_winners: Vec<u64> = expected.winners.iter().map(|&w| u64::from(w)).collect();
+    assert_eq!(winners, expected_winners);
+    let score = obj["score"].as_object().expect("score is an object");
+    assert_eq!(score.len(), expected.score.len());
+    for (i, s) in expected.score.iter().enumerate() {
+        assert_eq!(score[&(i + 1).to_string()], Value::from(*s), "{value}");
+    }
+}
+
+/// Random games of every size 2 to 5, player count and rule set: every prefix of each game
+/// is a line, and the program agrees with the reference rules on all of them.
+#[test]
+fn moves_agrees_with_the_reference() {
+    let mut seed = 2024;
+    for rules in RuleSet::ALL {
+        for players in 2..=4 {
+            let size = 2 + (seed % 4) as u8;
+            seed = mix(seed);
+            let options = Options::new(size, players, rules).unwrap();
+            let mut game = Game::new(options);
+            let mut lines = vec![String::new()];
+            let mut expected = vec![reference(options).report()];
+            let mut r = reference(options);
+            for _ in 0..50 {
+                let Some(mv) = random_move(game.position(), &mut seed) else {
+                    break;
+                };
+                game.play(mv).unwrap();
+                assert!(r.play(&mv.to_string()));
+                let text: Vec<String> = game.moves().iter().map(|(_, m)| m.to_string()).collect();
+                lines.push(text.join(" "));
+                expected.push(r.report());
+            }
+            let args = args_of(options);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let answers = json_lines("moves", &args, &lines);
+            for (answer, exp) in answers.iter().zip(&expected) {
+                check_moves_answer(answer, exp);
+            }
+        }
+    }
+}
+
+/// A game to a forced pass, and to its end: `["pass"]`, then nothing and `null`; a
+/// placement instead of the pass and any move after the end are errors.
+#[test]
+fn moves_forced_pass_and_end() {
+    let options = Options::new(3, 2, RuleSet::CutDown).unwrap();
+    let mut seed = 5;
+    let (mut pass_line, mut over_line) = (None, None);
+    for _ in 0..200 {
+        let mut game = Game::new(options);
+        while let Some(mv) = random_move(game.position(), &mut seed) {
+            if game.moves().len() > 200 {
+                break;
+            }
+            game.play(mv).unwrap();
+            let text: Vec<String> = game.moves().iter().map(|(_, m)| m.to_string()).collect();
+            match game.position().status() {
+                Status::MustPass if pass_line.is_none() => pass_line = Some(text.join(" ")),
+                Status::Over if over_line.is_none() => over_line = Some(text.join(" ")),
+                _ => {}
+            }
+        }
+        if pass_line.is_some() && over_line.is_some() {
+            break;
+        }
+    }
+    let (pass_line, over_line) = (pass_line.unwrap(), over_line.unwrap());
+    let pass_game = Game::from_moves(options, &pass_line).unwrap();
+    let mut bad_placement = None;
+    for x in 0..5 {
+        for y in (x % 2..5).step_by(2) {
+            let mv = Move::Place(pyloff::Cell::new(x, y).unwrap());
+            if bad_placement.is_none()
+                && pass_game
+                    .position()
+                    .lowest_empty(mv.cell().unwrap())
+                    .is_some()
+            {
+                bad_placement = Some(mv);
+            }
+        }
+    }
+    let lines = vec![
+        pass_line.clone(),
+        format!("{pass_line} pass"),
+        format!("{pass_line} {}", bad_placement.unwrap()),
+        over_line.clone(),
+        format!("{over_line} pass"),
+        format!("{over_line} a1"),
+    ];
+    let args = args_of(options);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let answers = json_lines("moves", &args, &lines);
+    assert_eq!(answers[0]["legal"], serde_json::json!(["pass"]));
+    assert!(answers[0]["to_move"].is_number());
+    assert_eq!(answers[1]["outcome"], "ongoing");
+    assert!(
+        answers[2]["error"].as_str().unwrap().contains("must pass"),
+        "{}",
+        answers[2]
+    );
+    assert_eq!(answers[3]["legal"], serde_json::json!([]));
+    assert!(answers[3]["to_move"].is_null());
+    assert_eq!(answers[3]["outcome"], "over");
+    let n = over_line.split_whitespace().count();
+    for answer in &answers[4..] {
+        let e = answer["error"].as_str().expect("an error");
+        assert!(e.contains("game is over"), "{e}");
+        assert!(e.starts_with(&format!("move {}", n + 1)), "{e}");
+        assert_eq!(answer.as_object().unwrap().len(), 1);
+    }
+    // The library says the same.
+    let over = Game::from_moves(options, &over_line).unwrap();
+    let expected = report(over.position());
+    check_moves_answer(&answers[3], &expected);
+}
+
+/// The contract's details: sorting (column letter, then row number as a number), swap
+/// last, case-insensitive input, errors naming the move, the score object.
+#[test]
+fn moves_contract_details() {
+    let lines: Vec<String> = [
+        "",
+        "K11",
+        "k11 swap",
+        "k11 swap a1 swap",
+        "a1 a2",
+        "a1 z1",
+        "a1 a1",
+        "a1 pass",
+        "a1 b2",
+        "hello",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    let answers = json_lines("moves", &[], &lines);
+    let legal: Vec<&str> = answers[0]["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(legal.len(), 36);
+    assert_eq!(&legal[..7], ["a1", "a3", "a5", "a7", "a9", "a11", "c1"]);
+    assert_eq!(legal[35], "k11");
+    assert_eq!(
+        answers[1]["legal"].as_array().unwrap().last().unwrap(),
+        "swap"
+    );
+    assert_eq!(answers[1]["to_move"], 2);
+    assert_eq!(answers[1]["score"], serde_json::json!({"1": 1, "2": 0}));
+    assert_eq!(answers[2]["to_move"], 1);
+    assert_eq!(answers[2]["score"], serde_json::json!({"1": 0, "2": 1}));
+    assert!(
+        !answers[2]["legal"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from("swap"))
+    );
+    let errors: Vec<&str> = answers[3..]
+        .iter()
+        .map(|a| a["error"].as_str().unwrap())
+        .collect();
+    assert!(errors[0].starts_with("move 4 `swap`"), "{}", errors[0]);
+    assert!(errors[1].starts_with("move 2 `a2`"), "{}", errors[1]);
+    assert!(errors[2].starts_with("move 2 `z1`"), "{}", errors[2]);
+    assert!(errors[3].contains("full"), "{}", errors[3]);
+    assert!(errors[4].contains("voluntary pass"), "{}", errors[4]);
+    assert!(errors[5].contains("four pieces"), "{}", errors[5]);
+    assert!(errors[6].starts_with("move 1 `hello`"), "{}", errors[6]);
+}
+
+#[test]
+fn analyze_answers() {
+    let options = Options::new(4, 3, RuleSet::Default).unwrap();
+    // A forced pass and a finished game, found by random play.
+    let mut seed = 11;
+    let (mut pass_line, mut over_line) = (None, None);
+    for _ in 0..300 {
+        let mut game = Game::new(Options::new(3, 2, RuleSet::AllFreedoms).unwrap());
+        while let Some(mv) = random_move(game.position(), &mut seed) {
+            if game.moves().len() > 200 {
+                break;
+            }
+            game.play(mv).unwrap();
+            let text: Vec<String> = game.moves().iter().map(|(_, m)| m.to_string()).collect();
+            match game.position().status() {
+                Status::MustPass if pass_line.is_none() => pass_line = Some(text.join(" ")),
+                Status::Over if over_line.is_none() => over_line = Some(text.join(" ")),
+                _ => {}
+            }
+        }
+        if pass_line.is_some() && over_line.is_some() {
+            break;
+        }
+    }
+    let lines = vec![
+        pass_line.unwrap(),
+        over_line.clone().unwrap(),
+        "a1 a1".to_owned(),
+        "c3".to_owned(),
+    ];
+    let answers = json_lines(
+        "analyze",
+        &["--size", "3", "--all-freedoms", "--depth", "3"],
+        &lines,
+    );
+    assert_eq!(
+        answers[0],
+        serde_json::json!({"bestmove": "pass", "score": answers[0]["score"], "depth": 0})
+    );
+    assert!(answers[0]["score"].is_i64());
+    let over = Game::from_moves(
+        Options::new(3, 2, RuleSet::AllFreedoms).unwrap(),
+        &over_line.unwrap(),
+    )
+    .unwrap();
+    let winners: Vec<u8> = over
+        .position()
+        .outcome()
+        .unwrap()
+        .winners()
+        .iter()
+        .map(|p| p.number())
+        .collect();
+    assert_eq!(
+        answers[1],
+        serde_json::json!({"bestmove": null, "outcome": "over", "winners": winners})
+    );
+    assert!(answers[2]["error"].as_str().unwrap().contains("full"));
+    let best = answers[3]["bestmove"].as_str().unwrap();
+    assert!(
+        Game::from_moves(
+            Options::new(3, 2, RuleSet::AllFreedoms).unwrap(),
+            &format!("c3 {best}")
+        )
+        .is_ok()
+    );
+    assert_eq!(answers[3]["depth"], 3);
+    let score = &answers[3]["score"];
+    assert!(
+        score.is_i64()
+            || score
+                .as_str()
+                .is_some_and(|s| s.starts_with("win ") || s.starts_with("loss ")),
+        "{score}"
+    );
+    // Three players, a node budget: the same answer twice.
+    let lines = vec!["c3 e5".to_owned(), "c3 e5".to_owned()];
+    let answers = json_lines(
+        "analyze",
+        &["--size", "4", "--players", "3", "--nodes", "3000"],
+        &lines,
+    );
+    assert_eq!(answers[0], answers[1]);
+    let best: Move = answers[0]["bestmove"].as_str().unwrap().parse().unwrap();
+    let game = Game::from_moves(options, "c3 e5").unwrap();
+    assert!(game.position().is_legal(best));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for (example, args) in [
+        ("moves", vec!["--size", "14"]),
+        ("moves", vec!["--players", "5"]),
+        ("analyze", vec!["--bogus"]),
+        ("play", vec!["--bots", "3"]),
+        ("match", vec![]),
+    ] {
+        let out = run(example, &args, "");
+        assert_eq!(out.status.code(), Some(2), "{example} {args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    for example in ["moves", "analyze", "play", "match", "bench"] {
+        let out = run(example, &["--help"], "");
+        assert!(out.status.success(), "{example} --help");
+    }
+}
+
+#[test]
+fn play_session() {
+    let dir = std::env::temp_dir().join(format!("pyloff-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.txt");
+    let script = format!(
+        "c3\nbogus\nb2\nmoves\nundo\ne5\nsave {}\nquit\n",
+        file.display()
+    );
+    let out = run(
+        "play",
+        &["--size", "4", "--bots", "2", "--movetime", "20"],
+        &script,
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("level 0"), "{text}");
+    assert!(text.contains("player 2 (bot) plays"), "{text}");
+    assert!(text.contains("is not a move"), "{text}");
+    assert!(text.contains("took back"), "{text}");
+    let record: pyloff::Record = std::fs::read_to_string(&file).unwrap().parse().unwrap();
+    let game = record.replay().unwrap();
+    assert_eq!(
+        game.options(),
+        Options::new(4, 2, RuleSet::Default).unwrap()
+    );
+    // `undo` took back the bot's answer and c3: e5 is the first move.
+    assert_eq!(game.moves()[0].1.to_string(), "e5");
+    // Load it back and go on.
+    let script = format!("load {}\nboard\nquit\n", file.display());
+    let out = run(
+        "play",
+        &["--size", "4", "--bots", "2", "--movetime", "20"],
+        &script,
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("loaded {}", file.display())));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn match_runs() {
+    let out = run(
+        "match",
+        &[
+            "--opponent",
+            "random",
+            "--games",
+            "2",
+            "--movetime",
+            "5",
+            "--size",
+            "3",
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("game ")).count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains("in 2 games"), "{text}");
+}

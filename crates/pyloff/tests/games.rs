@@ -1,0 +1,133 @@
+//! Games and records on random games of every rule set and player count: the record's text
+//! round trip and replay, undo back to the start, the history of hashes; and the bot: every
+//! exact search configuration returns plain negamax's value at a fixed depth.
+
+mod common;
+
+use common::{mix, random_move};
+use ploy_search::{Config, Driver, Limits, Searcher, negamax};
+use proptest::prelude::*;
+use pyloff::{Evaluation, Game, Options, Position, Record, RecordResult, RuleSet, SearchPosition};
+
+fn random_game(options: Options, mut seed: u64, plies: usize) -> Game {
+    let mut game = Game::new(options);
+    for _ in 0..plies {
+        match random_move(game.position(), &mut seed) {
+            Some(mv) => game.play(mv).unwrap(),
+            None => break,
+        }
+    }
+    game
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn records_round_trip_and_replay(
+        size in 2u8..=6, players in 2u8..=4, rules in 0usize..3, seed: u64, plies in 0usize..120
+    ) {
+        let options = Options::new(size, players, RuleSet::ALL[rules]).unwrap();
+        let game = random_game(options, seed, plies);
+        let record = game.record();
+        let text = record.to_string();
+        let read: Record = text.parse().unwrap();
+        prop_assert_eq!(&read, &record);
+        let replayed = read.replay().unwrap();
+        prop_assert_eq!(&replayed, &game);
+        prop_assert_eq!(replayed.position().hash(), game.position().hash());
+        prop_assert_eq!(replayed.history(), game.history());
+        // The same moves as a move list.
+        let list: Vec<String> = game.moves().iter().map(|(_, m)| m.to_string()).collect();
+        let from_list = Game::from_moves(options, &list.join(" ")).unwrap();
+        prop_assert_eq!(&from_list, &game);
+        // A capped result must be the score's leaders while the game goes on.
+        if !game.position().is_over() {
+            let capped = Record {
+                result: RecordResult::Capped(pyloff::Outcome::from_scores(game.position().scores())),
+                ..record.clone()
+            };
+            prop_assert!(capped.to_string().parse::<Record>().unwrap().replay().is_ok());
+        }
+    }
+
+    #[test]
+    fn undo_returns_to_every_earlier_position(
+        size in 2u8..=5, players in 2u8..=4, rules in 0usize..3, seed: u64
+    ) {
+        let options = Options::new(size, players, RuleSet::ALL[rules]).unwrap();
+        let mut game = Game::new(options);
+        let mut positions: Vec<Position> = vec![game.position().clone()];
+        let mut s = seed;
+        for _ in 0..60 {
+            match random_move(game.position(), &mut s) {
+                Some(mv) => game.play(mv).unwrap(),
+                None => break,
+            }
+            positions.push(game.position().clone());
+        }
+        let hashes: Vec<u64> = positions.iter().map(Position::hash).collect();
+        prop_assert_eq!(game.history(), &hashes[..hashes.len() - 1]);
+        while game.undo().is_some() {
+            positions.pop();
+            let expected = positions.last().unwrap();
+            prop_assert_eq!(game.position(), expected);
+            prop_assert_eq!(game.position().hash(), expected.hash());
+            prop_assert_eq!(game.position().status(), expected.status());
+        }
+        prop_assert_eq!(positions.len(), 1);
+    }
+}
+
+/// Every exact configuration (MTD(f), alpha-beta with and without PVS, with and without
+/// the table) returns plain negamax's value and one of its best moves, at depths 1 to 3, on
+/// small boards of every rule set and player count (paranoid for three and four).
+#[test]
+fn exact_search_is_negamax() {
+    let mut seed = 31;
+    let eval = Evaluation::default();
+    let configs = [
+        Config::exact(),
+        Config {
+            driver: Driver::AlphaBeta,
+            ..Config::exact()
+        },
+        Config {
+            table_bytes: 0,
+            ..Config::exact()
+        },
+        Config::plain(),
+    ];
+    for rules in RuleSet::ALL {
+        for players in 2..=4 {
+            for size in [3, 4] {
+                seed = mix(seed);
+                let options = Options::new(size, players, rules).unwrap();
+                let game = random_game(options, seed, (seed % 24) as usize);
+                if game.position().is_over() {
+                    continue;
+                }
+                let g = SearchPosition::new(game.position().clone());
+                let history = g.history(&game);
+                for depth in 1..=3 {
+                    let (value, best) = negamax(&g, &eval, &history, depth, None);
+                    for config in &configs {
+                        let mut searcher = Searcher::new(config.clone(), eval.clone());
+                        let r = searcher.search(&g, &history, &Limits::depth(depth), |_| {});
+                        assert_eq!(
+                            r.score,
+                            value,
+                            "{config:?} depth {depth} {}",
+                            game.position()
+                        );
+                        assert!(
+                            best.contains(&r.best_move.unwrap()),
+                            "{config:?} depth {depth}: {:?} not among {best:?}",
+                            r.best_move
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
