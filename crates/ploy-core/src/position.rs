@@ -1313,7 +1313,7 @@ impl Position {
     /// ```
     #[inline]
     pub fn make_null_move(&mut self) -> bool {
-        if self.variant != Variant::TwoPlayer || self.state.outcome.is_some() {
+        if self.variant != Variant::TwoPlayer || self.state.outcome().is_some() {
             return false;
         }
         self.swap_two_player_turn();
@@ -1329,10 +1329,10 @@ impl Position {
 
     #[inline]
     fn swap_two_player_turn(&mut self) {
-        let mover = self.state.turn;
+        let mover = self.state.turn();
         let next = self.two_player_opponent(mover);
         self.state.hash ^= turn_key(mover) ^ turn_key(next);
-        self.state.turn = next;
+        self.state.set_turn(next);
     }
 
     /// Plays `mv` if it is legal.
