@@ -56,6 +56,29 @@ static RAY: [[[u8; 3]; 81]; 8] = {
 
 const OFF: u8 = 0xFF;
 
+/// `NEAR[sq]`: the squares on the eight rays from `sq` within three steps (the longest
+/// range): only a piece standing there may attack `sq`.
+static NEAR: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut i = 0;
+    while i < 81 {
+        let mut d = 0;
+        while d < 8 {
+            let mut k = 0;
+            while k < 3 {
+                let s = RAY[d][i][k];
+                if s != OFF {
+                    t[i] |= 1u128 << s;
+                }
+                k += 1;
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 #[inline]
 fn square(i: u8) -> Square {
     Square::from_index(i).expect("a square index below 81")
@@ -64,16 +87,48 @@ fn square(i: u8) -> Square {
 /// Whether two-player `pos`'s side to move has its commander attacked.
 #[inline]
 pub(crate) fn in_check(pos: &Position) -> bool {
-    if pos.variant() != Variant::TwoPlayer || pos.outcome().is_some() {
+    if pos.variant() != Variant::TwoPlayer || pos.is_game_over() {
         return false;
     }
     let me = pos.turn();
     let board = pos.board();
-    let Some(cmd) = board.commander(me) else {
+    let mine = board.by_colour(me).0 & board.by_kind(ploy_core::PieceKind::Commander).0;
+    if mine == 0 {
         return false;
-    };
+    }
+    let cmd = mine.trailing_zeros() as usize;
     let enemy = board.by_colour(opponent(me)).0;
-    least_attacker(pos, cmd.index(), enemy, board.occupied().0).is_some()
+    if enemy & NEAR[cmd] == 0 {
+        return false; // no enemy piece near enough
+    }
+    attacked(pos, cmd, enemy, board.occupied().0)
+}
+
+/// Whether a piece of `side` (a set of squares) reaches square `to` over `occ`.
+#[inline]
+fn attacked(pos: &Position, to: usize, side: u128, occ: u128) -> bool {
+    let board = pos.board();
+    for d in 0..8 {
+        // Walk away from `to` opposite to `d`: the first piece met may come back along `d`.
+        for (dist, &s) in RAY[(d + 4) & 7][to].iter().enumerate() {
+            if s == OFF {
+                break;
+            }
+            let bit = 1u128 << s;
+            if occ & bit == 0 {
+                continue;
+            }
+            if side & bit != 0 {
+                if let Some(p) = board.piece_at(square(s)) {
+                    if p.flags().bits() & (1 << d) != 0 && usize::from(p.kind().range()) > dist {
+                        return true;
+                    }
+                }
+            }
+            break;
+        }
+    }
+    false
 }
 
 #[inline]
@@ -310,6 +365,35 @@ mod tests {
             exchange_value(&pos, Move::new(Square::E3, Square::E5, 0)),
             Some(100 - 280)
         );
+    }
+
+    #[test]
+    fn in_check_agrees_with_the_rules_attack_test() {
+        // Random games from the start: the fast test against ploy-core's `is_attacked`.
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut checks = 0;
+        for _ in 0..40 {
+            let mut pos = Position::new();
+            for _ in 0..120 {
+                if pos.outcome().is_some() {
+                    break;
+                }
+                let me = pos.turn();
+                let expected = pos
+                    .board()
+                    .commander(me)
+                    .is_some_and(|c| pos.is_attacked(c, opponent(me)));
+                assert_eq!(in_check(&pos), expected, "{pos:?}");
+                checks += usize::from(expected);
+                let moves = pos.legal_moves();
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let mv = moves[(seed % moves.len() as u64) as usize];
+                pos.make_move(mv);
+            }
+        }
+        assert!(checks > 0, "the games should reach some checks");
     }
 
     #[test]
