@@ -24,7 +24,7 @@ pub mod notation {
 
 pub mod protocol {
     #![doc = "[rules]: crate::docs::rules\n[notation]: crate::docs::notation\n\
-              [index]: crate::docs"]
+              [index]: crate::docs\n[pente]: crate::docs::pente\n[pyloff]: crate::docs::pyloff"]
     #![doc = include_str!("../docs/PROTOCOL.md")]
 }
 
@@ -34,7 +34,8 @@ pub mod speed {
 }
 
 pub mod server {
-    #![doc = "[rules]: crate::docs::rules\n[index]: crate::docs"]
+    #![doc = "[rules]: crate::docs::rules\n[index]: crate::docs\n\
+              [pente]: crate::docs::pente\n[pyloff]: crate::docs::pyloff"]
     #![doc = include_str!("../docs/server.md")]
 }
 

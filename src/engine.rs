@@ -6,6 +6,10 @@
 //! sides, partnership games with the two teams as the sides, four-player free-for-all games
 //! by the paranoid reduction (the player to move against all the others; see ploy-search's
 //! docs).
+//!
+//! With the `cli` feature (the default) the protocol also plays Pente and Pyloff, chosen
+//! by `setoption name Game value pente|pyloff` (through the `pente` and `pyloff` crates,
+//! which the library without that feature does not depend on).
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -220,6 +224,15 @@ pub fn read_position_text(text: &str, variant: Variant, rules: Rules) -> Result<
 // The protocol.
 // ---------------------------------------------------------------------------------------
 
+// The other games of the protocol (the `Game` option): the game crates are dependencies of
+// the `cli` feature only.
+#[cfg(feature = "cli")]
+mod games;
+#[cfg(feature = "cli")]
+mod pente_game;
+#[cfg(feature = "cli")]
+mod pyloff_game;
+
 type Out = Arc<Mutex<Box<dyn Write + Send>>>;
 
 fn say(out: &Out, line: &str) {
@@ -231,14 +244,42 @@ fn say(out: &Out, line: &str) {
 
 /// What lives on the search thread: each game's engine, made there when first needed (a
 /// game that joins the protocol adds its engine here).
-#[derive(Default)]
 struct Engines {
     ploy: Option<Engine>,
+    /// The table size of the engines made from now on (the `Hash` option).
+    hash_mb: usize,
+    /// The engines of the other games.
+    #[cfg(feature = "cli")]
+    games: games::Engines,
+}
+
+impl Default for Engines {
+    fn default() -> Engines {
+        Engines {
+            ploy: None,
+            hash_mb: DEFAULT_HASH_MB,
+            #[cfg(feature = "cli")]
+            games: games::Engines::default(),
+        }
+    }
 }
 
 impl Engines {
     fn ploy(&mut self) -> &mut Engine {
-        self.ploy.get_or_insert_with(Engine::default)
+        let mb = self.hash_mb;
+        self.ploy.get_or_insert_with(|| Engine::new(mb))
+    }
+
+    /// The `Hash` option: every engine made from now on gets a table of `mb` MiB; the
+    /// engines made so far are dropped (the current game's engine is made again at once by
+    /// its [`ProtocolGame::set_hash`] job).
+    fn set_hash_mb(&mut self, mb: usize) {
+        self.hash_mb = mb;
+        self.ploy = None;
+        #[cfg(feature = "cli")]
+        {
+            self.games = games::Engines::default();
+        }
     }
 }
 
@@ -266,10 +307,17 @@ struct GoRequest {
     ponder_move: bool,
 }
 
-/// One game the protocol can play. Ploy is the one today; another game joins by
-/// implementing this and being chosen through a `Game` option. Everything else (the
-/// threads, `go`, `stop`, `ponderhit`, `isready`, the input) is common.
+/// One game the protocol can play: Ploy, and with the `cli` feature Pente and Pyloff
+/// (chosen through the `Game` option; see the `games` module). Everything else (the threads, `go`,
+/// `stop`, `ponderhit`, `isready`, the input) is common.
 trait ProtocolGame: Send {
+    /// The game's name, as the `Game` option writes it.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
+    fn name(&self) -> &'static str;
+    /// Whether `go` can search several lines (the `MultiPV` option).
+    fn has_multipv(&self) -> bool {
+        true
+    }
     /// The `option name ...` lines of this game's options.
     fn option_lines(&self) -> Vec<String>;
     /// Sets one of this game's options (`key`: the name in lower case without spaces or
@@ -391,6 +439,10 @@ impl PloyProtocol {
 }
 
 impl ProtocolGame for PloyProtocol {
+    fn name(&self) -> &'static str {
+        "ploy"
+    }
+
     fn option_lines(&self) -> Vec<String> {
         [
             "option name Variant type combo default two-player var two-player var free-for-all \
@@ -637,6 +689,9 @@ struct Session {
     pending: usize,
     running: Option<Running>,
     out: Out,
+    /// The games not chosen now, kept with their options.
+    #[cfg(feature = "cli")]
+    parked: games::Parked,
 }
 
 impl Session {
@@ -741,13 +796,17 @@ impl Session {
         self.say(&format!(
             "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
         ));
-        self.say(&format!(
-            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
-        ));
+        if self.game.has_multipv() {
+            self.say(&format!(
+                "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+            ));
+        }
         self.say("option name Ponder type check default false");
         for line in self.game.option_lines() {
             self.say(&line);
         }
+        #[cfg(feature = "cli")]
+        self.say(games::GAME_OPTION_LINE);
         self.say("uciok");
     }
 
@@ -846,7 +905,13 @@ impl Session {
                     ));
                 }
                 let job = self.game.set_hash(mb);
-                self.send(job);
+                self.send(Box::new(move |engines: &mut Engines| {
+                    engines.set_hash_mb(mb);
+                    job(engines);
+                }));
+            }
+            "multipv" if !self.game.has_multipv() => {
+                return Err(self.not_here(&name));
             }
             "multipv" => {
                 let k: usize = v.parse().map_err(|_| bad())?;
@@ -864,12 +929,24 @@ impl Session {
                     _ => return Err(bad()),
                 };
             }
+            #[cfg(feature = "cli")]
+            "game" => self.choose_game(&value)?,
             _ => match self.game.set_option(&key, &name, &value) {
                 Some(result) => result?,
-                None => return Err(format!("unknown option `{}`", excerpt(&name, QUOTE))),
+                None => return Err(self.not_here(&name)),
             },
         }
         Ok(())
+    }
+
+    /// The error for an option the current game does not have: unknown, or (with the
+    /// `cli` feature) an option of another game.
+    fn not_here(&self, name: &str) -> String {
+        #[cfg(feature = "cli")]
+        if let Some(e) = games::other_games_option(name, self.game.as_ref()) {
+            return e;
+        }
+        format!("unknown option `{}`", excerpt(name, QUOTE))
     }
 
     fn go(&mut self, args: &[&str]) -> Result<(), String> {
@@ -943,6 +1020,14 @@ impl Session {
                         let own = match letter {
                             None => true,
                             Some(l) if letters.contains(&l) => l == mover,
+                            Some(_) if letters.is_empty() => {
+                                return Err(format!(
+                                    "`go {}`: the players of this game have no clock \
+                                     letters; give the clock of the player to move as \
+                                     `time` and `inc`",
+                                    excerpt(word, QUOTE)
+                                ));
+                            }
                             Some(_) => {
                                 let list: Vec<String> =
                                     letters.iter().map(char::to_string).collect();
@@ -1135,6 +1220,8 @@ pub fn run_protocol(
         pending: 0,
         running: None,
         out,
+        #[cfg(feature = "cli")]
+        parked: games::Parked::default(),
     };
     let mut result = Ok(());
     let mut buf = Vec::new();

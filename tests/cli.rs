@@ -570,3 +570,28 @@ fn engine_runs_the_protocol() {
     assert!(stdout.contains("uciok"), "{stdout}");
     assert!(stdout.contains("readyok"), "{stdout}");
 }
+
+#[test]
+fn engine_plays_pente_and_pyloff() {
+    let out = ploy(
+        &["engine"],
+        "setoption name Game value pente\nsetoption name Size value 9\n\
+         position startpos moves E5 F6\ngo depth 2\nsetoption name Game value pyloff\n\
+         setoption name Size value 3\nposition startpos moves a3 a1 e3 c3 c1 a5 c5\n\
+         go depth 2\nquit\n",
+    );
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    let best: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .collect();
+    assert_eq!(best.len(), 2, "{stdout}");
+    let pente = pente::Position::from_moves(
+        pente::Rules::new(pente::Size::S9),
+        &["E5".parse().unwrap(), "F6".parse().unwrap()],
+    )
+    .unwrap();
+    assert!(pente.is_legal(best[0].parse().unwrap()), "{stdout}");
+    assert_eq!(best[1], "pass", "{stdout}");
+}

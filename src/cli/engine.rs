@@ -15,7 +15,8 @@ use super::Failure;
     name = "engine",
     version,
     after_help = "Type `uci` for the engine's identity and options, `position startpos moves \
-                  e3-e4-0`, `go depth 6`, `quit`. The protocol is described in the \
+                  e3-e4-0`, `go depth 6`, `quit`; `setoption name Game value pente` (or \
+                  `pyloff`) to play Pente or Pyloff. The protocol is described in the \
                   repository's docs/PROTOCOL.md."
 )]
 pub struct EngineArgs {}

@@ -3,10 +3,12 @@
 
 use ploy_core::{Game, Move, Outcome, Position};
 
+use crate::eval::Evaluation;
 use crate::game::SearchGame;
 use crate::limits::{Clock, Limits};
-use crate::paranoid::{Paranoid, PloyGame};
-use crate::ploy::{EvalPosition, Evaluation};
+use crate::paranoid::Paranoid;
+use crate::ploy::EvalPosition;
+use crate::ploy_game::PloyGame;
 use crate::score::Score;
 use crate::search::{Config, Info, SearchResult, Searcher};
 

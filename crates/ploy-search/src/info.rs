@@ -8,9 +8,9 @@ use crate::{Info, Score};
 impl<'a, M: Copy> Info<'a, M> {
     /// Progress of an iteration of `depth` plies with `score` for the side to move, its
     /// principal variation `pv` (the best move is its first), after `nodes` nodes in
-    /// `time`. The view is unnamed, the share follows the score (100 for a proven win, 0
-    /// for a proven loss, else 50; set it with [`Info::with_share`]), one line is searched
-    /// and no table is reported.
+    /// `time`. The view is unnamed, the share is the two-sided share of the score
+    /// ([`two_sided_share`](crate::two_sided_share); set another with
+    /// [`Info::with_share`]), one line is searched and no table is reported.
     ///
     /// ```
     /// use std::time::Duration;
@@ -23,18 +23,11 @@ impl<'a, M: Copy> Info<'a, M> {
     /// ```
     #[must_use]
     pub fn new(depth: u32, score: Score, pv: &'a [M], nodes: u64, time: Duration) -> Self {
-        let share = if score.is_win() {
-            100.0
-        } else if score.is_loss() {
-            0.0
-        } else {
-            50.0
-        };
         Info {
             depth,
             score,
             view: None,
-            share,
+            share: crate::two_sided_share(score),
             multipv: None,
             best_move: pv.first().copied(),
             pv,

@@ -1,9 +1,10 @@
-//! Four-player search: the paranoid reduction of a free-for-all game to two sides, and
-//! [`PloyGame`], one game type for every variant.
+//! Four-player search: the paranoid reduction of a free-for-all game to two sides.
 
+use crate::eval::tracks::{Groups, Tracks};
+use crate::eval::{Evaluation, Tables, default_tables};
 use crate::game::{SearchGame, Side, Terminal};
-use crate::ploy::{EvalPosition, Tracked};
-use ploy_core::{Game, Move, MoveList, Outcome, Position, Seat, Variant};
+use ploy_core::{Move, MoveList, Outcome, Position, Seat, Variant};
+use std::sync::Arc;
 
 /// Keys mixed into a paranoid position's hash, one per root seat, so that a table shared by
 /// searches for different seats never mixes their values (fixed, from SplitMix64).
@@ -27,7 +28,7 @@ const ROOT_KEYS: [u64; 4] = [
 /// - **Evaluation** ([`crate::Evaluation`]): the pieces of every colour the root controls
 ///   against all other pieces on the board (colours the root took over count for him).
 /// - **Hash:** the position's hash with a key for the root mixed in; use
-///   [`crate::GameHistory::history`] (or [`PloyGame::history`]) for repetitions.
+///   [`crate::GameHistory::history`] (or [`crate::PloyGame::history`]) for repetitions.
 ///
 /// ```
 /// use ploy_core::{Position, Rules, Seat, Variant};
@@ -37,13 +38,18 @@ const ROOT_KEYS: [u64; 4] = [
 /// assert_eq!(g.side(), Side(0));
 /// ```
 ///
-/// Like [`EvalPosition`], it keeps the evaluation's bitboards up to date move by move (for
-/// the root's group and the coalition's), rebuilding them when a colour changes hands.
+/// Like [`crate::EvalPosition`], it keeps the evaluation's sets of squares up to date move
+/// by move (for the root's group and the coalition's), rebuilding them when a colour
+/// changes hands.
 #[derive(Clone, Debug)]
 pub struct Paranoid {
     pos: Position,
     root: Seat,
-    pub(crate) tracked: Tracked,
+    /// The group of each colour: 0 if the root controls it, else 1.
+    groups: Groups,
+    tracks: Tracks,
+    /// The tables the material and placement sums are for.
+    tables: Arc<Tables>,
 }
 
 impl PartialEq for Paranoid {
@@ -63,15 +69,22 @@ impl Paranoid {
     }
 
     /// The search of `pos` for `root` (any variant works, though two-sided games are better
-    /// searched as [`EvalPosition`]).
+    /// searched as [`crate::EvalPosition`]).
     #[must_use]
     pub fn for_seat(pos: Position, root: Seat) -> Paranoid {
-        let tracked = Tracked::paranoid(&pos, root);
-        Paranoid { pos, root, tracked }
+        Paranoid::with_tables(pos, root, default_tables())
     }
 
-    pub(crate) fn from_parts(pos: Position, root: Seat, tracked: Tracked) -> Paranoid {
-        Paranoid { pos, root, tracked }
+    fn with_tables(pos: Position, root: Seat, tables: Arc<Tables>) -> Paranoid {
+        let groups = groups(&pos, root);
+        let tracks = Tracks::new(&pos, &groups, tables.of(Variant::FreeForAll));
+        Paranoid {
+            pos,
+            root,
+            groups,
+            tracks,
+            tables,
+        }
     }
 
     /// The position.
@@ -160,14 +173,36 @@ impl SearchGame for Paranoid {
         SearchGame::capture_order(&self.pos, mv)
     }
 
+    /// Plays `mv`; the flag tells whether the sets were built again (a colour changed
+    /// hands, or a bare commander left the board with its player).
     #[inline]
     fn make(&mut self, mv: Move) -> (ploy_core::Undo, bool) {
-        self.tracked.make(&mut self.pos, self.root, mv)
+        let psqt = self.tables.of(Variant::FreeForAll);
+        let undo = self.tracks.make(&mut self.pos, mv, psqt);
+        let mut rebuilt = false;
+        if undo.captured().is_some() {
+            let now = groups(&self.pos, self.root);
+            if now != self.groups || !self.tracks.count_matches(&self.pos) {
+                self.groups = now;
+                self.tracks.rebuild_after_make(&self.pos, &now, psqt);
+                rebuilt = true;
+            }
+        }
+        (undo, rebuilt)
     }
 
     #[inline]
     fn unmake(&mut self, mv: Move, undo: (ploy_core::Undo, bool)) {
-        self.tracked.unmake(&mut self.pos, self.root, mv, undo);
+        let psqt = self.tables.of(Variant::FreeForAll);
+        if undo.1 {
+            self.tracks.discard_last();
+            self.pos.unmake_move(mv, undo.0);
+            self.groups = groups(&self.pos, self.root);
+            self.tracks.rebuild(&self.pos, &self.groups, psqt);
+        } else {
+            self.tracks
+                .unmake(&mut self.pos, mv, undo.0, &self.groups, psqt);
+        }
     }
 
     /// The root seat's name when he is to move (his score against all the others); `None`
@@ -188,190 +223,27 @@ impl SearchGame for Paranoid {
     crate::ploy::ploy_move_codec!();
 }
 
-/// Any Ploy position, ready for search as two sides: the one entry point for every variant.
-///
-/// [`PloyGame::new`] (or [`crate::Evaluation::game`]) picks the reduction by variant:
-/// two-player and partnership positions are searched as [`EvalPosition`]s (seats or teams as
-/// sides, incremental evaluation), free-for-all positions as [`Paranoid`] for the player
-/// who moves.
-///
-/// ```
-/// use ploy_core::{Position, Rules, Variant};
-/// use ploy_search::{Config, Evaluation, Limits, PloyGame, SearchGame, Searcher};
-/// for variant in [Variant::TwoPlayer, Variant::Partnership, Variant::FreeForAll] {
-///     let g = PloyGame::new(Position::start(variant, Rules::standard()));
-///     let mut searcher = Searcher::new(Config::default(), Evaluation::default());
-///     let r = searcher.search(&g, &[], &Limits::depth(2), |_| {});
-///     assert!(g.is_legal(r.best_move.unwrap()));
-/// }
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PloyGame {
-    /// Two sides: two-player or partnership.
-    Sides(EvalPosition),
-    /// A free-for-all position searched for one seat.
-    Paranoid(Paranoid),
+/// The group of each colour of `pos` searched for `root`: 0 if `root` controls it, else 1.
+fn groups(pos: &Position, root: Seat) -> Groups {
+    Seat::ALL.map(|c| u8::from(pos.controller(c) != root))
 }
 
-impl PloyGame {
-    /// `pos` ready for search with the default evaluation's tables; see the type docs.
+impl Evaluation {
+    /// `pos` searched paranoidly for `root` with this evaluation ([`Paranoid::for_seat`]).
     #[must_use]
-    pub fn new(pos: Position) -> PloyGame {
-        match pos.variant() {
-            Variant::FreeForAll => PloyGame::Paranoid(Paranoid::new(pos)),
-            _ => PloyGame::Sides(EvalPosition::new(pos)),
-        }
-    }
-
-    /// The position.
-    #[must_use]
-    pub fn position(&self) -> &Position {
-        match self {
-            PloyGame::Sides(p) => p.position(),
-            PloyGame::Paranoid(p) => p.position(),
-        }
-    }
-
-    /// The seat the search plays for in a free-for-all game (`None` for two sides).
-    #[must_use]
-    pub fn root(&self) -> Option<Seat> {
-        match self {
-            PloyGame::Sides(_) => None,
-            PloyGame::Paranoid(p) => Some(p.root()),
-        }
-    }
-
-    /// The hashes of `game`'s earlier positions since the last capture in this game's
-    /// hashes ([`crate::GameHistory::history`]): pass them to [`crate::Searcher::search`]
-    /// so the game's repetitions count.
-    #[must_use]
-    pub fn history(&self, game: &Game) -> Vec<u64> {
-        crate::GameHistory::history(self, game)
+    pub fn paranoid(&self, pos: Position, root: Seat) -> Paranoid {
+        Paranoid::with_tables(pos, root, self.tables().clone())
     }
 }
 
-macro_rules! dispatch {
-    ($self:expr, $g:ident => $e:expr) => {
-        match $self {
-            PloyGame::Sides($g) => $e,
-            PloyGame::Paranoid($g) => $e,
-        }
-    };
-}
-
-impl SearchGame for PloyGame {
-    type Move = Move;
-    /// The position's undo, and (free-for-all) whether the bitboards were rebuilt.
-    type Undo = (ploy_core::Undo, bool);
-    type Moves = MoveList;
-
+/// Root's pieces (every colour he controls) against everybody else's: the coalition is one
+/// group, so its pieces count as one army in the mobility and threat terms (they neither
+/// threaten nor capture each other there). Four-player placement (centre terms only).
+impl crate::Evaluator<Paranoid> for Evaluation {
     #[inline]
-    fn side(&self) -> Side {
-        dispatch!(self, g => g.side())
-    }
-
-    #[inline]
-    fn hash(&self) -> u64 {
-        dispatch!(self, g => SearchGame::hash(g))
-    }
-
-    #[inline]
-    fn terminal(&self) -> Option<Terminal> {
-        dispatch!(self, g => SearchGame::terminal(g))
-    }
-
-    #[inline]
-    fn generate(&self, moves: &mut MoveList) {
-        dispatch!(self, g => g.generate(moves));
-    }
-
-    #[inline]
-    fn generate_captures(&self, moves: &mut MoveList) {
-        dispatch!(self, g => g.generate_captures(moves));
-    }
-
-    #[inline]
-    fn is_legal(&self, mv: Move) -> bool {
-        dispatch!(self, g => SearchGame::is_legal(g, mv))
-    }
-
-    #[inline]
-    fn is_capture(&self, mv: Move) -> bool {
-        dispatch!(self, g => SearchGame::is_capture(g, mv))
-    }
-
-    #[inline]
-    fn capture_order(&self, mv: Move) -> i32 {
-        dispatch!(self, g => SearchGame::capture_order(g, mv))
-    }
-
-    #[inline]
-    fn make(&mut self, mv: Move) -> (ploy_core::Undo, bool) {
-        match self {
-            PloyGame::Sides(g) => (g.make(mv), false),
-            PloyGame::Paranoid(g) => g.make(mv),
-        }
-    }
-
-    #[inline]
-    fn unmake(&mut self, mv: Move, undo: (ploy_core::Undo, bool)) {
-        match self {
-            PloyGame::Sides(g) => g.unmake(mv, undo.0),
-            PloyGame::Paranoid(g) => g.unmake(mv, undo),
-        }
-    }
-
-    fn view(&self) -> Option<&'static str> {
-        dispatch!(self, g => SearchGame::view(g))
-    }
-
-    fn win_share(&self, score: crate::Score) -> f64 {
-        dispatch!(self, g => SearchGame::win_share(g, score))
-    }
-
-    crate::ploy::ploy_move_codec!();
-
-    // The selective search's hints: the two-sided games' (a free-for-all game has none).
-    const CONTINUATION_SIZE: usize = crate::tactics::CONTINUATION_SIZE;
-
-    #[inline]
-    fn continuation_index(&self, mv: Move) -> usize {
-        crate::tactics::continuation_index(self.position(), mv)
-    }
-
-    #[inline]
-    fn in_check(&self) -> bool {
-        matches!(self, PloyGame::Sides(g) if g.in_check())
-    }
-
-    #[inline]
-    fn make_null(&mut self) -> bool {
-        match self {
-            PloyGame::Sides(g) => g.make_null(),
-            PloyGame::Paranoid(_) => false,
-        }
-    }
-
-    #[inline]
-    fn unmake_null(&mut self) {
-        if let PloyGame::Sides(g) = self {
-            g.unmake_null();
-        }
-    }
-
-    #[inline]
-    fn capture_value(&self, mv: Move) -> Option<i32> {
-        match self {
-            PloyGame::Sides(g) => g.capture_value(mv),
-            PloyGame::Paranoid(_) => None,
-        }
-    }
-
-    #[inline]
-    fn exchange_value(&self, mv: Move) -> Option<i32> {
-        match self {
-            PloyGame::Sides(g) => g.exchange_value(mv),
-            PloyGame::Paranoid(_) => None,
-        }
+    fn evaluate(&self, g: &Paranoid) -> i32 {
+        let to_move = g.side().index();
+        self.evaluate_tracks(&g.tracks, &g.tables, Variant::FreeForAll, to_move)
+            .0
     }
 }

@@ -349,12 +349,30 @@ fn game_command(
             check_type(service, game, id)?;
             let (text, ply) = split_number(mv)?;
             let view = service.play(id, &password(user, pass, session), text, ply)?;
-            let played = view.moves.get(view.ply.saturating_sub(1)).cloned();
-            let first = format!(
+            // The move written last may be a pass the rules forced after the user's move:
+            // the user's move is the last one before those.
+            let mut mine = view.ply.saturating_sub(1);
+            let mut forced = Vec::new();
+            if let Ok((_, lines)) = service.history(id) {
+                while mine > 0
+                    && ply.is_none_or(|n| mine > n)
+                    && lines.get(mine).is_some_and(|l| l.source == Source::Forced)
+                {
+                    let l = &lines[mine];
+                    forced.push(format!(
+                        "; {} ({}) had to play {}",
+                        l.userid, l.seat_name, l.text
+                    ));
+                    mine -= 1;
+                }
+            }
+            forced.reverse();
+            let mut first = format!(
                 "board {id} move {}: {}",
-                ply.unwrap_or(view.ply.saturating_sub(1)) + 1,
-                played.unwrap_or_default()
+                mine + 1,
+                view.moves.get(mine).cloned().unwrap_or_default()
             );
+            first.extend(forced);
             // Bots may answer at once (inline): show the board as it is now.
             service.run_pending_bots();
             let now = service.view(id, None).unwrap_or(view);
@@ -509,9 +527,26 @@ mod tests {
         assert!(execute(&service, "signup bob pb").is_ok());
         assert!(execute(&service, "ploy challenge alice pa bob").is_ok());
         assert!(execute(&service, "ploy challenge -variant=ffa alice pa bot bob bot").is_ok());
+        assert!(execute(&service, "pente challenge -size=7 alice pa bob").is_ok());
+        assert!(execute(&service, "pyloff challenge -size=2 alice pa bob bot").is_ok());
         let words = [
             "ploy",
             "pente",
+            "pyloff",
+            "103",
+            "104",
+            "D4",
+            "d4#0",
+            "k10",
+            "c3",
+            "a1#1",
+            "swap",
+            "pass",
+            "-size=2",
+            "-board_size=9",
+            "-no_tournament_rule",
+            "-all_freedoms",
+            "-cut_down",
             "signup",
             "help",
             "list",

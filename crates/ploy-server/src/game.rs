@@ -205,6 +205,23 @@ pub struct Budget {
     pub depth: Option<u32>,
 }
 
+impl Budget {
+    /// The search limits of this budget; one second a move when no limit is set.
+    #[must_use]
+    pub fn limits(&self) -> ploy_search::Limits {
+        let mut limits = match self.time {
+            Some(t) => ploy_search::Limits::move_time(t),
+            None => ploy_search::Limits::default(),
+        };
+        limits.nodes = self.nodes;
+        limits.depth = self.depth;
+        if limits.nodes.is_none() && limits.depth.is_none() && limits.hard_time.is_none() {
+            limits = ploy_search::Limits::move_time(Duration::from_secs(1));
+        }
+        limits
+    }
+}
+
 /// A game the server can play: one adapter per game crate.
 ///
 /// Seats are numbered from 0 in turn order (seat 0 moves first). A move text given to
@@ -437,11 +454,13 @@ impl Registry {
         Registry::default()
     }
 
-    /// Every game type of this build: Ploy.
+    /// Every game type of this build: Ploy, Pente and Pyloff.
     #[must_use]
     pub fn standard() -> Registry {
         let mut r = Registry::new();
         r.add(crate::ploy_game::PloyType);
+        r.add(crate::pente_game::PenteType);
+        r.add(crate::pyloff_game::PyloffType);
         r
     }
 

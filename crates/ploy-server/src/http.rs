@@ -20,14 +20,15 @@ use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use futures_util::Stream;
 use serde_json::{Map, Value, json};
 use tokio::sync::broadcast;
 
 use crate::command;
-use crate::service::{ApiError, Credentials, Service};
+use crate::page;
+use crate::service::{ApiError, Credentials, Service, Setup};
 use crate::store::{Event, Summary};
 
 /// The largest request body accepted, bytes.
@@ -35,20 +36,6 @@ pub const MAX_BODY: usize = 64 * 1024;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "ployd_session";
-
-/// The page served at `/` until the browser page lands.
-const PLACEHOLDER: &str = "<!doctype html>
-<html lang=\"en\"><head><meta charset=\"utf-8\"><title>ployd</title>
-<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>
-<body style=\"font-family: sans-serif; max-width: 40em; margin: 2em auto; padding: 0 1em\">
-<h1>ployd</h1>
-<p>This is the ployd game server. The page for playing in the browser is not here yet:
-this placeholder stands in for it.</p>
-<p>Until then, play through the HTTP API (<code>/api/...</code>) or the command language
-(<code>POST /api/command</code>, or <code>ployd cmd</code> on the command line); the
-server's documentation (<code>docs/server.md</code> in the source) describes both.</p>
-</body></html>
-";
 
 #[derive(Clone)]
 struct AppState {
@@ -237,8 +224,34 @@ fn summary_json(g: &Summary) -> Value {
 // Handlers.
 // ----------------------------------------------------------------------------------------
 
-async fn index() -> Html<&'static str> {
-    Html(PLACEHOLDER)
+/// A file of the page (`/`, `/page/...`), with a policy that allows no other server.
+fn page_file(path: &str) -> Result<Response, ApiError> {
+    let asset = page::asset(path).ok_or_else(|| {
+        ApiError::not_found(format!(
+            "the page has no file `{}`",
+            crate::game::excerpt(path)
+        ))
+    })?;
+    Ok((
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, asset.content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::CONTENT_SECURITY_POLICY, page::CSP),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::REFERRER_POLICY, "no-referrer"),
+        ],
+        asset.body,
+    )
+        .into_response())
+}
+
+async fn index() -> Result<Response, ApiError> {
+    page_file("/")
+}
+
+async fn page_asset(Path(file): Path<String>) -> Result<Response, ApiError> {
+    page_file(&format!("/page/{file}"))
 }
 
 async fn create_user(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
@@ -323,6 +336,30 @@ async fn list_types(State(app): State<AppState>) -> Response {
         })
         .collect();
     json_response(StatusCode::OK, &json!({"types": types}))
+}
+
+fn setup_json(s: &Setup) -> Value {
+    json!({
+        "game": s.game,
+        "options": s.options,
+        "players": {"min": s.min_players, "max": s.max_players},
+        "seats": s.seats,
+    })
+}
+
+async fn type_seats(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let options = if body.is_empty() {
+        Vec::new()
+    } else {
+        strings_field(&parse_body(&body)?, "options", false)?
+    };
+    let s = Arc::clone(&app.service);
+    let setup = blocking(move || s.setup(&name, &options)).await?;
+    Ok(json_response(StatusCode::OK, &setup_json(&setup)))
 }
 
 async fn list_games(
@@ -677,7 +714,9 @@ fn router(app: AppState) -> Router {
             "/api/sessions",
             post(create_session).get(get_session).delete(delete_session),
         )
+        .route("/page/{file}", get(page_asset))
         .route("/api/types", get(list_types))
+        .route("/api/types/{name}/seats", post(type_seats))
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/moves", post(post_move))

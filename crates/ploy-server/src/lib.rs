@@ -2,7 +2,7 @@
 //! spirit of pbmserv, on SQLite.
 //!
 //! - [`game`]: the one trait, [`game::GameType`], through which the server reaches a game
-//!   (Ploy now: [`ploy_game::PloyType`]).
+//!   ([`ploy_game::PloyType`], [`pente_game::PenteType`], [`pyloff_game::PyloffType`]).
 //! - [`store`]: all SQL, behind domain-level methods (SQLite, WAL, numbered migrations; the
 //!   append-only move log is the truth).
 //! - [`service`]: what the server does (accounts, challenges, moves, resignations, draw
@@ -10,6 +10,7 @@
 //! - [`command`]: the pbmserv-style command language (`ployd cmd`, `POST /api/command`).
 //! - [`http`]: the HTTP API and its event streams.
 //! - [`auth`]: userids, passwords (argon2id), session tokens.
+//! - [`page`]: the browser page served at `/` (static files compiled in).
 //!
 //! The user documentation is `docs/server.md` in the repository.
 //!
@@ -46,6 +47,9 @@ pub mod auth;
 pub mod command;
 pub mod game;
 pub mod http;
+pub mod page;
+pub mod pente_game;
 pub mod ploy_game;
+pub mod pyloff_game;
 pub mod service;
 pub mod store;

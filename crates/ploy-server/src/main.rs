@@ -53,7 +53,7 @@ struct Common {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Serves the HTTP API (and a placeholder page at /).
+    /// Serves the HTTP API and the page for playing in the browser (at /).
     Serve {
         /// The address to listen on.
         #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]

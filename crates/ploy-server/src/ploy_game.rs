@@ -11,7 +11,6 @@
 
 use std::fmt::Write as _;
 use std::ops::RangeInclusive;
-use std::time::Duration;
 
 use ploy::engine::Engine;
 use ploy_core::{
@@ -19,7 +18,6 @@ use ploy_core::{
     Rotation, Rules, Seat, Variant, WinReason,
 };
 use ploy_notation::{PositionString, ReadMoveError, UniversityMove, read_algebraic};
-use ploy_search::Limits;
 use serde_json::json;
 
 use crate::game::{Budget, GameType, MoveError, OptionKind, OptionSpec, Options, Outcome, excerpt};
@@ -341,15 +339,7 @@ impl GameType for PloyType {
         if game.legal_moves().is_empty() {
             return None;
         }
-        let mut limits = match budget.time {
-            Some(t) => Limits::move_time(t),
-            None => Limits::default(),
-        };
-        limits.nodes = budget.nodes;
-        limits.depth = budget.depth;
-        if limits.nodes.is_none() && limits.depth.is_none() && limits.hard_time.is_none() {
-            limits = Limits::move_time(Duration::from_secs(1));
-        }
+        let limits = budget.limits();
         let mut engine = Engine::new(BOT_TABLE_MB);
         let result = engine.search(game, &limits, |_| {}).ok()?;
         let mv = result

@@ -242,6 +242,8 @@ pub struct GameView {
     pub seats: Vec<String>,
     /// Canonical move texts in order (up to the move number asked for).
     pub moves: Vec<String>,
+    /// The seat that played each of [`GameView::moves`].
+    pub move_seats: Vec<usize>,
     /// Moves shown.
     pub ply: usize,
     /// Moves in the whole game.
@@ -283,6 +285,7 @@ impl GameView {
             "players": self.players,
             "seats": self.seats,
             "moves": self.moves,
+            "move_seats": self.move_seats,
             "ply": self.ply,
             "moves_played": self.moves_played,
             "status": if self.over { "over" } else { "active" },
@@ -299,6 +302,21 @@ impl GameView {
             "board": self.board,
         })
     }
+}
+
+/// What a challenge would seat ([`Service::setup`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The game type.
+    pub game: String,
+    /// The canonical options (the game's, then the timers).
+    pub options: Vec<String>,
+    /// The fewest players.
+    pub min_players: usize,
+    /// The most players.
+    pub max_players: usize,
+    /// The name of each seat up to the most players.
+    pub seats: Vec<String>,
 }
 
 /// One move of a game's history.
@@ -740,6 +758,7 @@ impl Service {
                 .map(|s| r.game.seat_name(&r.options, s))
                 .collect(),
             moves: row.moves[..r.ply].iter().map(|m| m.text.clone()).collect(),
+            move_seats: row.moves[..r.ply].iter().map(|m| m.seat).collect(),
             ply: r.ply,
             moves_played: row.moves.len(),
             over: r.derived.over,
@@ -847,6 +866,43 @@ impl Service {
     // ----------------------------------------------------------------------------------
     // Changing games.
     // ----------------------------------------------------------------------------------
+
+    /// What a challenge of `game_name` with `option_texts` would seat, without starting
+    /// anything: the canonical options, the number of players and the seats' names (for
+    /// the page's challenge form).
+    ///
+    /// # Errors
+    /// 400 for an unknown game type, a bad option or options that cannot be combined.
+    pub fn setup(&self, game_name: &str, option_texts: &[String]) -> Result<Setup, ApiError> {
+        let game = Arc::clone(self.game_type(game_name)?);
+        let mut rest = Vec::new();
+        let options = Options::parse(
+            game.options(),
+            option_texts.iter().map(String::as_str),
+            &mut rest,
+        )
+        .map_err(ApiError::bad_request)?;
+        let (deadline, reminder) = timer_options(game.name(), rest)?;
+        let range = game.players(&options);
+        game.start(&options, *range.start())
+            .map_err(ApiError::bad_request)?;
+        let mut canonical = options.to_texts();
+        if let Some(d) = deadline {
+            canonical.push(format!("-deadline={}", format_duration(d)));
+        }
+        if let Some(d) = reminder {
+            canonical.push(format!("-reminder={}", format_duration(d)));
+        }
+        Ok(Setup {
+            game: game.name().to_owned(),
+            options: canonical,
+            min_players: *range.start(),
+            max_players: *range.end(),
+            seats: (0..*range.end())
+                .map(|s| game.seat_name(&options, s))
+                .collect(),
+        })
+    }
 
     /// Starts a game. `players` are in seat order; the authenticated user must hold a seat.
     /// Options are the game's (pbmserv style) plus `-deadline=DURATION` and

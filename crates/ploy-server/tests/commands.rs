@@ -2,71 +2,8 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Stdio};
-
-use common::{FAST, Rng, pick, ployd, temp_dir, text};
+use common::{Cmd, FAST, Rng, pick, ployd, temp_dir, text};
 use ploy_core::{Game, Rules, Variant};
-
-/// A running `ployd cmd`.
-struct Cmd {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Cmd {
-    fn start(db: &Path, extra: &[&str]) -> Cmd {
-        let mut child = ployd()
-            .arg("cmd")
-            .arg("--db")
-            .arg(db)
-            .args(FAST)
-            .args(extra)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("ployd cmd starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        Cmd {
-            child,
-            stdin,
-            stdout,
-        }
-    }
-
-    /// Sends one command; returns the reply's lines (without the closing `.`).
-    fn send(&mut self, line: &str) -> Vec<String> {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-        let mut out = Vec::new();
-        loop {
-            let mut l = String::new();
-            assert!(
-                self.stdout.read_line(&mut l).unwrap() > 0,
-                "ployd cmd ended"
-            );
-            let l = l.trim_end_matches('\n');
-            if l == "." {
-                return out;
-            }
-            out.push(l.strip_prefix('.').unwrap_or(l).to_owned());
-        }
-    }
-
-    fn first(&mut self, line: &str) -> String {
-        self.send(line).swap_remove(0)
-    }
-}
-
-impl Drop for Cmd {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// The moves of a board (from `history`) and its status line.
 fn history(cmd: &mut Cmd, board: u32) -> (Vec<String>, String) {
@@ -144,8 +81,10 @@ fn whole_games_through_the_command_language() {
     assert!(cmd.first("signup bot x").starts_with("error 409:"));
     assert!(cmd.first("signup al!ce x").starts_with("error 400:"));
     let list = cmd.send("list");
-    assert_eq!(list[0], "ok 1 game type");
+    assert_eq!(list[0], "ok 3 game types");
     assert!(list[1].starts_with("ploy "));
+    assert_eq!(list[2], "pente  options: -size -no_tournament_rule");
+    assert_eq!(list[3], "pyloff  options: -size -all_freedoms -cut_down");
     assert!(cmd.first("help").starts_with("ok help"));
     let help = cmd.send("help ploy");
     assert!(

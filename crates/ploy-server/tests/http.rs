@@ -696,8 +696,102 @@ fn the_command_route_speaks_the_command_language() {
     // The same game through the JSON API.
     let s = get(addr, "/api/games/101").json();
     assert_eq!(s["players"], json!(["dave", "erin"]));
-    // The placeholder page.
+    // The page, and the files it loads, all from this server.
     let page = get(addr, "/");
     assert_eq!(page.status, 200);
-    assert!(page.text().contains("placeholder"));
+    assert!(
+        page.header("content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
+    assert!(page.text().contains("/page/app.js"));
+    let csp = page.header("content-security-policy").unwrap();
+    assert!(csp.contains("default-src 'none'") && csp.contains("connect-src 'self'"));
+    for (path, kind) in [
+        ("/page/app.js", "text/javascript"),
+        ("/page/ploy.js", "text/javascript"),
+        ("/page/page.css", "text/css"),
+    ] {
+        let r = get(addr, path);
+        assert_eq!(r.status, 200, "{path}");
+        assert!(
+            r.header("content-type").unwrap().starts_with(kind),
+            "{path}"
+        );
+    }
+    let missing = get(addr, "/page/nothing.js");
+    assert_eq!(missing.status, 404);
+    assert_eq!(missing.json()["error"], "not_found");
+}
+
+#[test]
+fn the_routes_of_the_page() {
+    let dir = temp_dir("http-page-routes");
+    let server = Server::start(&dir.join("db"), &[]);
+    let addr = server.addr;
+    // What a challenge would seat, without starting anything.
+    let r = post(addr, "/api/types/ploy/seats", &json!({}));
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        r.json(),
+        json!({"game": "ploy", "options": [], "players": {"min": 2, "max": 2},
+               "seats": ["Green", "Red"]})
+    );
+    let r = post(
+        addr,
+        "/api/types/ploy/seats",
+        &json!({"options": ["-deadline=1d12h", "-variant=ffa", "-no_capture_limit=30"]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        r.json(),
+        json!({"game": "ploy",
+               "options": ["-variant=ffa", "-no_capture_limit=30", "-deadline=1d12h"],
+               "players": {"min": 4, "max": 4},
+               "seats": ["Green", "Red", "Yellow", "Blue"]})
+    );
+    for (body, word) in [
+        (json!({"options": ["-plays_on"]}), "bad_request"),
+        (json!({"options": ["-colour=red"]}), "bad_request"),
+        (json!({"options": "-relaxed"}), "bad_request"),
+        (
+            json!({"options": ["-reminder=2d", "-deadline=1d"]}),
+            "bad_request",
+        ),
+    ] {
+        let r = post(addr, "/api/types/ploy/seats", &body);
+        assert_eq!(r.status, 400, "{body}: {}", r.text());
+        assert_eq!(r.json()["error"], word);
+    }
+    let r = post(addr, "/api/types/chess/seats", &json!({}));
+    assert_eq!(r.status, 400);
+    assert!(r.json()["message"].as_str().unwrap().contains("ploy"));
+    assert_eq!(get(addr, "/api/games").json()["games"], json!([]));
+
+    // `move_seats`: the seat that played each move, at every move number.
+    signup(addr, "alice", "s3cret");
+    signup(addr, "bob", "hunter2");
+    let created = post(
+        addr,
+        "/api/games",
+        &json!({"game": "ploy", "players": ["alice", "bob"],
+                "userid": "alice", "password": "s3cret"}),
+    );
+    let id = created.json()["id"].as_i64().unwrap();
+    assert_eq!(created.json()["move_seats"], json!([]));
+    let r = post(
+        addr,
+        &format!("/api/games/{id}/moves"),
+        &json!({"userid": "alice", "password": "s3cret", "move": "e3-e4", "ply": 0}),
+    );
+    assert_eq!(r.json()["move_seats"], json!([0]));
+    let r = post(
+        addr,
+        &format!("/api/games/{id}/moves"),
+        &json!({"userid": "bob", "password": "hunter2", "move": "e7-e6", "ply": 1}),
+    );
+    assert_eq!(r.json()["move_seats"], json!([0, 1]));
+    let s = get(addr, &format!("/api/games/{id}?ply=1")).json();
+    assert_eq!(s["moves"], json!(["e3-e4-0"]));
+    assert_eq!(s["move_seats"], json!([0]));
 }

@@ -13,7 +13,10 @@
 //!   would walk in circles. No move is a "capture" for the search (a capture does not make
 //!   earlier positions unreachable in Pyloff, as placements can be taken off again), so
 //!   every position since the start is compared, and there is no quiescence search; the
-//!   evaluation's danger terms stand in for it.
+//!   evaluation's danger terms stand in for it. Under a move cap
+//!   ([`Engine::set_move_cap`]) the number of moves made is part of the searched state
+//!   instead, so nothing repeats and the capped game is searched as it is played: a cycle
+//!   runs on to the cap, where the score decides.
 //! - **Evaluation** ([`EvalParams`]): for each player, 100 a piece (the score), minus the
 //!   pieces of his freedomless groups that the next placement removes when it is another
 //!   player's turn, minus pieces of groups in atari (one freedom; more when another player
@@ -69,6 +72,15 @@ pub struct SearchPosition {
     cap: Option<u32>,
 }
 
+/// The key of a position with `plies` moves made, for searches under a move cap
+/// (SplitMix64 of the count).
+fn ply_key(plies: u32) -> u64 {
+    let mut z = u64::from(plies).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 impl SearchPosition {
     /// `pos` ready for search, for the player to move (paranoid with three or four
     /// players).
@@ -84,7 +96,10 @@ impl SearchPosition {
 
     /// The same, for a game stopped after `cap` moves and decided by the score then (the
     /// match programs' rule; the game's rules have no cap): a position with `cap` moves
-    /// made is final for the search.
+    /// made is final for the search. The number of moves made is then part of the state
+    /// (it is mixed into the hash), so no position repeats: the search plays the capped
+    /// game exactly, where a cycle of captures is not a draw but runs on until the cap
+    /// and the score decides.
     #[must_use]
     pub fn with_move_cap(mut self, cap: Option<u32>) -> SearchPosition {
         self.cap = cap;
@@ -109,17 +124,32 @@ impl SearchPosition {
         self.root
     }
 
-    /// The key mixed into the hashes of this search.
+    /// The key mixed into the hashes of this search: the root player's in a paranoid
+    /// search, and, under a move cap, one for the number of moves made (see
+    /// [`SearchPosition::with_move_cap`]).
     #[must_use]
     pub fn hash_key(&self) -> u64 {
-        self.root.map_or(0, |r| ROOT_KEYS[r.index()])
+        self.key_at(self.pos.plies())
     }
 
-    /// The game's earlier positions in this search's hashes (for repetitions).
+    /// [`SearchPosition::hash_key`] for a position with `plies` moves made.
+    fn key_at(&self, plies: u32) -> u64 {
+        let root = self.root.map_or(0, |r| ROOT_KEYS[r.index()]);
+        match self.cap {
+            Some(_) => root ^ ply_key(plies),
+            None => root,
+        }
+    }
+
+    /// The game's earlier positions in this search's hashes (for repetitions; under a move
+    /// cap none can repeat).
     #[must_use]
     pub fn history(&self, game: &Game) -> Vec<u64> {
-        let key = self.hash_key();
-        game.history().iter().map(|h| h ^ key).collect()
+        game.history()
+            .iter()
+            .zip(0u32..)
+            .map(|(h, plies)| h ^ self.key_at(plies))
+            .collect()
     }
 }
 
@@ -237,7 +267,8 @@ pub struct EvalParams {
     /// smallest group's pieces counted lost, when that comes within
     /// [`EvalParams::race_horizon`] plies (scaled down linearly with the distance).
     pub race: i32,
-    /// Plies ahead the race is looked at.
+    /// Plies ahead the race is looked at (120 by default, which beat 40 in matches against
+    /// the depth-2 engine; the numbers are in the Pyloff document's match results).
     pub race_horizon: i32,
 }
 
@@ -254,7 +285,7 @@ impl Default for EvalParams {
             freedom: 4,
             tempo: 10,
             race: 60,
-            race_horizon: 40,
+            race_horizon: 120,
         }
     }
 }

@@ -492,3 +492,272 @@ fn match_runs() {
     );
     assert!(text.contains("in 2 games"), "{text}");
 }
+
+/// Random games on every size 2 to 7, for 2 to 4 players under every rule set, with an
+/// illegal or odd move tried now and then (any cell of a slightly larger grid, `swap`,
+/// `pass`, upper case): every line agrees with the reference rules, and a move the
+/// reference refuses is an error naming it.
+#[test]
+fn moves_agrees_on_every_size_with_illegal_moves() {
+    let mut seed = 77;
+    let (mut refused, mut accepted) = (0, 0);
+    for rules in RuleSet::ALL {
+        for players in 2..=4u8 {
+            for size in 2..=7u8 {
+                let options = Options::new(size, players, rules).unwrap();
+                let plies = if size >= 6 { 18 } else { 30 };
+                let mut game = Game::new(options);
+                let mut r = reference(options);
+                let mut lines = Vec::new();
+                // What each line expects: the reference's report, or an error naming the
+                // move at this number.
+                let mut expected: Vec<Result<common::reference::Report, (usize, String)>> =
+                    Vec::new();
+                for _ in 0..plies {
+                    let played: Vec<String> =
+                        game.moves().iter().map(|(_, m)| m.to_string()).collect();
+                    // An odd move after the current prefix.
+                    seed = mix(seed);
+                    let grid = 2 * i32::from(size) + 1;
+                    let odd = match seed % 8 {
+                        0 => "swap".to_owned(),
+                        1 => "pass".to_owned(),
+                        _ => {
+                            let x = ((seed >> 8) % grid as u64) as i32;
+                            let y = ((seed >> 24) % grid as u64) as i32;
+                            common::reference::RefGame::cell_name((x, y))
+                        }
+                    };
+                    let mut probe = r.clone();
+                    let mut line = played.clone();
+                    line.push(if seed % 5 == 0 {
+                        odd.to_uppercase()
+                    } else {
+                        odd.clone()
+                    });
+                    lines.push(line.join(" "));
+                    expected.push(if probe.play(&odd) {
+                        accepted += 1;
+                        Ok(probe.report())
+                    } else {
+                        refused += 1;
+                        Err((played.len() + 1, odd))
+                    });
+                    // Then a random legal move, and the new prefix.
+                    let Some(mv) = random_move(game.position(), &mut seed) else {
+                        break;
+                    };
+                    game.play(mv).unwrap();
+                    assert!(r.play(&mv.to_string()));
+                    let text: Vec<String> =
+                        game.moves().iter().map(|(_, m)| m.to_string()).collect();
+                    lines.push(text.join(" "));
+                    expected.push(Ok(r.report()));
+                }
+                let args = args_of(options);
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                let answers = json_lines("moves", &args, &lines);
+                for ((answer, exp), line) in answers.iter().zip(&expected).zip(&lines) {
+                    match exp {
+                        Ok(report) => check_moves_answer(answer, report),
+                        Err((n, mv)) => {
+                            let e = answer["error"]
+                                .as_str()
+                                .unwrap_or_else(|| panic!("{options}: `{line}`: {answer}"));
+                            assert!(
+                                e.to_lowercase().starts_with(&format!("move {n} `{mv}`")),
+                                "{options}: `{line}`: {e}"
+                            );
+                            assert_eq!(answer.as_object().unwrap().len(), 1);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Both kinds were tried, many times.
+    assert!(
+        refused > 600 && accepted > 50,
+        "{refused} refused, {accepted} accepted"
+    );
+}
+
+/// The rule book's worked examples, reached by real games on size 6 (player 1 is X,
+/// player 2 is O; each colour places its pieces as soon as they are supported, and
+/// otherwise a far-away filler): every prefix agrees with the reference, nothing is
+/// captured before the example's move, and the example's move takes what the rule book
+/// says.
+#[test]
+fn moves_replays_the_rule_books_examples() {
+    const X_FILL: [&str; 4] = ["k11", "k9", "k7", "i11"];
+    const O_FILL: [&str; 3] = ["k1", "k3", "i1"];
+    struct Example {
+        name: &'static str,
+        rules: RuleSet,
+        x: &'static [&'static str],
+        o: &'static [&'static str],
+        /// X's moves at the end (O answers each but the last with a filler), and O's
+        /// pieces after them, fillers not counted.
+        finish: &'static [&'static str],
+        o_left: u32,
+    }
+    const SURROUND_X: &[&str] = &["e1", "e3", "e5", "c7"];
+    const SURROUND_O: &[&str] = &["a1", "a3", "a5", "c1", "c3", "c5"];
+    let examples = [
+        Example {
+            name: "surround",
+            rules: RuleSet::Default,
+            x: SURROUND_X,
+            o: SURROUND_O,
+            finish: &["a7"],
+            o_left: 0,
+        },
+        Example {
+            name: "surround, all freedoms",
+            rules: RuleSet::AllFreedoms,
+            x: SURROUND_X,
+            o: SURROUND_O,
+            finish: &["a7"],
+            o_left: 0,
+        },
+        Example {
+            name: "surround, cut down",
+            rules: RuleSet::CutDown,
+            x: SURROUND_X,
+            o: SURROUND_O,
+            finish: &["a7"],
+            o_left: 0,
+        },
+        Example {
+            name: "bridge",
+            rules: RuleSet::Default,
+            x: SURROUND_X,
+            o: &["a1", "a3", "a5", "c1", "c3", "c5", "e7", "d6"],
+            finish: &["a7"],
+            o_left: 8,
+        },
+        Example {
+            // The bridge's two freedoms are C5 and D4: filling both captures all.
+            name: "bridge, both freedoms filled",
+            rules: RuleSet::Default,
+            x: SURROUND_X,
+            o: &["a1", "a3", "a5", "c1", "c3", "c5", "e7", "d6"],
+            finish: &["a7", "e9", "g7"],
+            o_left: 0,
+        },
+        Example {
+            name: "zombies",
+            rules: RuleSet::Default,
+            x: &["e1", "e3", "e5", "c7", "d4"],
+            o: &["a1", "a3", "a5", "c1", "c3", "c5", "b2", "d2"],
+            finish: &["a7"],
+            o_left: 2,
+        },
+        Example {
+            name: "all freedoms: two level-1 freedoms",
+            rules: RuleSet::AllFreedoms,
+            x: SURROUND_X,
+            o: &["a1", "a3", "a5", "c1", "c3", "c5", "d2"],
+            finish: &["a7"],
+            o_left: 7,
+        },
+        Example {
+            name: "the same under the default rules",
+            rules: RuleSet::Default,
+            x: SURROUND_X,
+            o: &["a1", "a3", "a5", "c1", "c3", "c5", "d2"],
+            finish: &["a7"],
+            o_left: 0,
+        },
+        Example {
+            name: "cut down: an upper piece alone",
+            rules: RuleSet::CutDown,
+            x: &["e3", "a5", "c5", "b4"],
+            o: &["a1", "c1", "e1", "a3", "c3", "b2"],
+            finish: &["d2"],
+            o_left: 5,
+        },
+        Example {
+            name: "the same under all freedoms",
+            rules: RuleSet::AllFreedoms,
+            x: &["e3", "a5", "c5", "b4"],
+            o: &["a1", "c1", "e1", "a3", "c3", "b2"],
+            finish: &["d2"],
+            o_left: 6,
+        },
+    ];
+    for ex in &examples {
+        let options = Options::new(6, 2, ex.rules).unwrap();
+        let mut game = Game::new(options);
+        let mut left = [ex.x.to_vec(), ex.o.to_vec()];
+        let mut fillers = [X_FILL.to_vec(), O_FILL.to_vec()];
+        let mut o_fillers = 0;
+        let play = |game: &mut Game, mv: &str| {
+            game.play(mv.parse().unwrap())
+                .unwrap_or_else(|e| panic!("{}: {mv}: {e}", ex.name));
+        };
+        while !left[0].is_empty() || !left[1].is_empty() || game.position().to_move().index() != 0 {
+            let me = game.position().to_move().index();
+            let next = left[me]
+                .iter()
+                .position(|c| game.position().is_legal(Move::Place(c.parse().unwrap())));
+            let mv = match next {
+                Some(i) => left[me].remove(i),
+                None => {
+                    o_fillers += me;
+                    fillers[me].remove(0)
+                }
+            };
+            play(&mut game, mv);
+            let placed: u32 = game.position().scores().iter().sum();
+            assert_eq!(
+                placed as usize,
+                game.moves().len(),
+                "{}: a capture",
+                ex.name
+            );
+        }
+        for (i, mv) in ex.finish.iter().enumerate() {
+            play(&mut game, mv);
+            if i + 1 < ex.finish.len() {
+                o_fillers += 1;
+                let f = fillers[1].remove(0);
+                play(&mut game, f);
+            }
+        }
+        assert_eq!(
+            game.position().score(pyloff::Player::TWO),
+            ex.o_left + o_fillers as u32,
+            "{}",
+            ex.name
+        );
+        // Every prefix through `moves`, against the reference.
+        let text: Vec<String> = game.moves().iter().map(|(_, m)| m.to_string()).collect();
+        let mut r = reference(options);
+        let mut lines = vec![String::new()];
+        let mut expected = vec![r.report()];
+        for (i, mv) in text.iter().enumerate() {
+            assert!(r.play(mv), "{}: the reference refuses {mv}", ex.name);
+            lines.push(text[..=i].join(" "));
+            expected.push(r.report());
+        }
+        let answers = json_lines(
+            "moves",
+            &args_of(options)
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+            &lines,
+        );
+        for (answer, exp) in answers.iter().zip(&expected) {
+            check_moves_answer(answer, exp);
+        }
+        let last = answers.last().unwrap();
+        assert_eq!(
+            last["score"]["2"],
+            Value::from(ex.o_left + o_fillers as u32),
+            "{}",
+            ex.name
+        );
+    }
+}

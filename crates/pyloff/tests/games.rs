@@ -107,7 +107,9 @@ fn exact_search_is_negamax() {
                 if game.position().is_over() {
                     continue;
                 }
-                let g = SearchPosition::new(game.position().clone());
+                // Without a cap, and with one two moves ahead (final positions in the tree).
+                let cap = (seed % 2 == 0).then(|| game.position().plies() + 2);
+                let g = SearchPosition::new(game.position().clone()).with_move_cap(cap);
                 let history = g.history(&game);
                 for depth in 1..=3 {
                     let (value, best) = negamax(&g, &eval, &history, depth, None);
@@ -130,4 +132,39 @@ fn exact_search_is_negamax() {
             }
         }
     }
+}
+
+/// A repeated position is one for the search without a move cap (it scores as a draw), and
+/// none under a cap, where the number of moves made is part of the state.
+#[test]
+fn repetitions_count_only_without_a_cap() {
+    let options = Options::new(2, 2, RuleSet::Default).unwrap();
+    let mut seed = 3;
+    let game = (0..1000)
+        .find_map(|_| {
+            let mut game = Game::new(options);
+            for _ in 0..40 {
+                let mv = random_move(game.position(), &mut seed)?;
+                game.play(mv).unwrap();
+                if game.history().contains(&game.position().hash()) {
+                    return Some(game);
+                }
+            }
+            None
+        })
+        .expect("size 2 games repeat");
+    let g = SearchPosition::new(game.position().clone());
+    assert!(
+        g.history(&game)
+            .contains(&ploy_search::SearchGame::hash(&g))
+    );
+    let capped = g.clone().with_move_cap(Some(364));
+    let history = capped.history(&game);
+    assert_eq!(history.len(), game.history().len());
+    assert!(!history.contains(&ploy_search::SearchGame::hash(&capped)));
+    // The same board at another move count hashes differently, under a cap only.
+    assert_ne!(
+        ploy_search::SearchGame::hash(&capped),
+        ploy_search::SearchGame::hash(&g)
+    );
 }

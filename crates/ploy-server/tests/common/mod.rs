@@ -6,7 +6,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
 use ploy_core::{Game, Move};
@@ -36,6 +36,65 @@ pub fn temp_dir(name: &str) -> PathBuf {
 /// The `ployd` binary.
 pub fn ployd() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ployd"))
+}
+
+/// A running `ployd cmd`.
+pub struct Cmd {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Cmd {
+    pub fn start(db: &Path, extra: &[&str]) -> Cmd {
+        let mut child = ployd()
+            .arg("cmd")
+            .arg("--db")
+            .arg(db)
+            .args(FAST)
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("ployd cmd starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Cmd {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    /// Sends one command; returns the reply's lines (without the closing `.`).
+    pub fn send(&mut self, line: &str) -> Vec<String> {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+        let mut out = Vec::new();
+        loop {
+            let mut l = String::new();
+            assert!(
+                self.stdout.read_line(&mut l).unwrap() > 0,
+                "ployd cmd ended"
+            );
+            let l = l.trim_end_matches('\n');
+            if l == "." {
+                return out;
+            }
+            out.push(l.strip_prefix('.').unwrap_or(l).to_owned());
+        }
+    }
+
+    pub fn first(&mut self, line: &str) -> String {
+        self.send(line).swap_remove(0)
+    }
+}
+
+impl Drop for Cmd {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// A running `ployd serve`.

@@ -1,0 +1,107 @@
+//! The browser page: static HTML, CSS and JavaScript compiled into the binary.
+//!
+//! `GET /` serves `index.html`; the files it loads are served under `/page/`. Nothing is
+//! generated: the page reads everything through the JSON API and the event stream. The
+//! files live in the crate's `page/` directory:
+//!
+//! - `index.html`, `page.css`: the page and its style;
+//! - `app.js`: sign-in, the game list, challenges, the game view (players, move list with a
+//!   slider, live updates, draw offers, resignation) and the board-module registry;
+//! - `ploy.js`, `pente.js`, `pyloff.js`: the board modules of Ploy (every variant), Pente
+//!   and Pyloff, drawn in SVG from each game's JSON (each file's head describes it);
+//! - a game without a module of its own is shown by a generic one in `app.js`: its text
+//!   board and its legal moves as buttons.
+//!
+//! Every response carries a Content-Security-Policy that allows only this server as a
+//! source, so the page makes no request anywhere else.
+
+/// One static file of the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Asset {
+    /// The path it is served at.
+    pub path: &'static str,
+    /// Its `Content-Type`.
+    pub content_type: &'static str,
+    /// Its bytes.
+    pub body: &'static str,
+}
+
+/// Every file of the page.
+pub const ASSETS: &[Asset] = &[
+    Asset {
+        path: "/",
+        content_type: "text/html; charset=utf-8",
+        body: include_str!("../page/index.html"),
+    },
+    Asset {
+        path: "/page/page.css",
+        content_type: "text/css; charset=utf-8",
+        body: include_str!("../page/page.css"),
+    },
+    Asset {
+        path: "/page/app.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../page/app.js"),
+    },
+    Asset {
+        path: "/page/ploy.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../page/ploy.js"),
+    },
+    Asset {
+        path: "/page/pente.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../page/pente.js"),
+    },
+    Asset {
+        path: "/page/pyloff.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../page/pyloff.js"),
+    },
+];
+
+/// The Content-Security-Policy of the page: this server only, no inline script.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+                       img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
+                       form-action 'self'; frame-ancestors 'none'";
+
+/// The file served at `path`, if any.
+#[must_use]
+pub fn asset(path: &str) -> Option<&'static Asset> {
+    ASSETS.iter().find(|a| a.path == path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_loads_only_files_that_are_served() {
+        let index = asset("/").unwrap().body;
+        for part in index
+            .split("src=\"")
+            .skip(1)
+            .chain(index.split("href=\"").skip(1))
+        {
+            let url = &part[..part.find('"').unwrap()];
+            if url.starts_with('#') {
+                continue;
+            }
+            assert!(asset(url).is_some(), "{url} is not served");
+        }
+        // No address of another server (the SVG namespace is a name, never fetched).
+        for a in ASSETS {
+            let body = a.body.replace("http://www.w3.org/2000/svg", "");
+            assert!(
+                !body.contains("http://") && !body.contains("https://"),
+                "{}",
+                a.path
+            );
+            assert!(
+                !body.contains("//cdn") && !body.contains("@import"),
+                "{}",
+                a.path
+            );
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Pyloff in the engine protocol (`setoption name Game value pyloff`): the options `Size`,
+//! `Players`, `All freedoms` and `Cut down`, moves as `c3`, `swap` and `pass`, positions as
+//! Pyloff's position strings, the `pyloff` crate's engine (paranoid for three and four
+//! players).
+
+use ploy_search::{Config, SearchOptions};
+use pyloff::{Evaluation, Move, Options, Outcome, Position, RuleSet, SearchPosition};
+
+use super::games::{info_text, yes_no};
+use super::{
+    Engines, GoRequest, Job, Out, ProtocolGame, QUOTE, SearchJob, count_from, excerpt, say,
+};
+
+/// Pyloff's engine with a table of `mb` MiB.
+pub(super) fn new_engine(mb: usize) -> pyloff::Engine {
+    let config = Config {
+        table_bytes: mb << 20,
+        ..Config::default()
+    };
+    pyloff::Engine::with(config, Evaluation::default())
+}
+
+/// Pyloff in the protocol: the options of new games, the start of the current game, its
+/// moves and the hashes of its earlier positions (repetitions are draws in the search).
+#[derive(Clone)]
+pub(super) struct PyloffProtocol {
+    size: u8,
+    players: u8,
+    all_freedoms: bool,
+    cut_down: bool,
+    start: Position,
+    pos: Position,
+    /// The hash of the position before each move of the game.
+    hashes: Vec<u64>,
+}
+
+impl PyloffProtocol {
+    pub(super) fn new() -> PyloffProtocol {
+        let start = Position::new(Options::default());
+        PyloffProtocol {
+            size: start.size(),
+            players: start.players(),
+            all_freedoms: false,
+            cut_down: false,
+            pos: start.clone(),
+            start,
+            hashes: Vec::new(),
+        }
+    }
+
+    fn options(&self) -> Result<Options, String> {
+        let rules = RuleSet::from_flags(self.all_freedoms, self.cut_down);
+        Options::new(self.size, self.players, rules).map_err(|e| e.to_string())
+    }
+
+    /// The current game starts again from the empty board of the current options.
+    fn restart(&mut self) {
+        let options = self.options().unwrap_or_default();
+        self.start = Position::new(options);
+        self.pos = self.start.clone();
+        self.hashes.clear();
+    }
+}
+
+/// The result of a finished game: `player 1 wins`, `players 1 and 3 share the win`,
+/// `draw`, with the pieces of every player.
+fn result_text(pos: &Position) -> Option<String> {
+    let outcome = pos.outcome()?;
+    let winners: Vec<String> = outcome
+        .winners()
+        .iter()
+        .map(|p| p.number().to_string())
+        .collect();
+    let head = match (outcome, winners.len()) {
+        (Outcome::Draw, _) => "draw".to_owned(),
+        (_, 1) => format!("player {} wins", winners[0]),
+        _ => format!("players {} share the win", winners.join(" and ")),
+    };
+    let pieces: Vec<String> = pos.scores().iter().map(u32::to_string).collect();
+    Some(format!("{head} (pieces {})", pieces.join(" ")))
+}
+
+/// One move of `text`, legal in `pos`.
+fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
+    let quoted = excerpt(text, QUOTE);
+    if let Some(result) = result_text(pos) {
+        return Err(format!("`{quoted}`: the game is over ({result})"));
+    }
+    let mv: Move = text.parse().map_err(|e| format!("`{quoted}`: {e}"))?;
+    pos.check(mv)
+        .map_err(|e| format!("`{quoted}`: {}", e.reason))?;
+    Ok(mv)
+}
+
+impl ProtocolGame for PyloffProtocol {
+    fn name(&self) -> &'static str {
+        "pyloff"
+    }
+
+    fn option_lines(&self) -> Vec<String> {
+        let d = Options::default();
+        vec![
+            format!(
+                "option name Size type spin default {} min {} max {}",
+                d.size(),
+                pyloff::MIN_SIZE,
+                pyloff::MAX_SIZE
+            ),
+            "option name Players type spin default 2 min 2 max 4".to_owned(),
+            "option name All freedoms type check default false".to_owned(),
+            "option name Cut down type check default false".to_owned(),
+        ]
+    }
+
+    fn set_option(&mut self, key: &str, name: &str, value: &str) -> Option<Result<(), String>> {
+        let v = value.trim().to_ascii_lowercase();
+        let bad = || {
+            format!(
+                "option `{}`: bad value `{}`",
+                excerpt(name, QUOTE),
+                excerpt(value, QUOTE)
+            )
+        };
+        let mut next = self.clone();
+        match key {
+            "size" => match v.parse::<u8>() {
+                Ok(n) => next.size = n,
+                Err(_) => return Some(Err(bad())),
+            },
+            "players" => match v.parse::<u8>() {
+                Ok(n) => next.players = n,
+                Err(_) => return Some(Err(bad())),
+            },
+            "allfreedoms" => match yes_no(&v) {
+                Some(on) => next.all_freedoms = on,
+                None => return Some(Err(bad())),
+            },
+            "cutdown" => match yes_no(&v) {
+                Some(on) => next.cut_down = on,
+                None => return Some(Err(bad())),
+            },
+            _ => return None,
+        }
+        if let Err(e) = next.options() {
+            return Some(Err(format!("option `{}`: {e}", excerpt(name, QUOTE))));
+        }
+        *self = next;
+        self.restart();
+        Some(Ok(()))
+    }
+
+    fn set_hash(&mut self, mb: usize) -> Job {
+        Box::new(move |engines: &mut Engines| {
+            engines.games.pyloff = Some(new_engine(mb));
+        })
+    }
+
+    fn new_game(&mut self) -> Job {
+        self.restart();
+        Box::new(|engines: &mut Engines| engines.pyloff().clear())
+    }
+
+    fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
+        let (pos_words, moves) = match args.iter().position(|&w| w == "moves") {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &[][..]),
+        };
+        let start = match pos_words {
+            ["startpos"] => Position::new(self.options()?),
+            [] => return Err("expected `position startpos` or `position fen <string>`".into()),
+            ["fen"] => return Err("`position fen` needs a Pyloff position string".into()),
+            ["fen", rest @ ..] => rest
+                .join(" ")
+                .parse::<Position>()
+                .map_err(|e| excerpt(&format!("bad Pyloff position string: {e}"), 200))?,
+            [first, ..] => {
+                return Err(format!(
+                    "unexpected `{} ...`: expected `startpos` or `fen <string>`",
+                    excerpt(first, QUOTE)
+                ));
+            }
+        };
+        let mut pos = start.clone();
+        let mut hashes = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let mv = read_move(&pos, text).map_err(|e| format!("move {}: {e}", i + 1))?;
+            let hash = pos.hash();
+            pos.play(mv)
+                .map_err(|e| format!("move {} `{}`: {}", i + 1, excerpt(text, QUOTE), e.reason))?;
+            hashes.push(hash);
+        }
+        self.start = start;
+        self.pos = pos;
+        self.hashes = hashes;
+        Ok(())
+    }
+
+    fn show(&self) -> Vec<String> {
+        vec![
+            format!("info string position {}", self.pos),
+            format!(
+                "info string outcome {}",
+                result_text(&self.pos).unwrap_or_else(|| "ongoing".to_owned())
+            ),
+        ]
+    }
+
+    fn clock_letters(&self) -> (&'static [char], char) {
+        // Two players: `w` for player 1 (who moves first, as White in the usual clock
+        // words), `b` for player 2. Three and four players: `time` and `inc` only.
+        if self.pos.players() == 2 {
+            let first = self.pos.to_move().number() == 1;
+            (&['w', 'b'], if first { 'w' } else { 'b' })
+        } else {
+            (&[], ' ')
+        }
+    }
+
+    fn search(&self, request: GoRequest, out: Out) -> Result<SearchJob, String> {
+        let pos = self.pos.clone();
+        let mut root_moves = Vec::new();
+        for text in &request.searchmoves {
+            let mv = read_move(&pos, text).map_err(|e| format!("`go searchmoves`: {e}"))?;
+            root_moves.push(mv);
+        }
+        let mut options = SearchOptions::default()
+            .with_root_moves(root_moves)
+            .with_lines(request.lines);
+        if let Some(n) = request.mate {
+            // A forced win within `n` of the mover's own moves: the others move between
+            // his turns.
+            let players = u32::from(pos.players());
+            let plies = (n.clamp(1, 1000) - 1).saturating_mul(players) + 1;
+            options = options.with_mate_plies(plies);
+        }
+        if let Some(flag) = &request.ponder {
+            options = options.with_ponder(flag.clone());
+        }
+        let hashes = self.hashes.clone();
+        Ok(Box::new(move |engines: &mut Engines| {
+            if let Some(result) = result_text(&pos) {
+                say(&out, &format!("info string game over: {result}"));
+                return "bestmove none".to_owned();
+            }
+            let view = pos.to_move().number().to_string();
+            let root = SearchPosition::new(pos.clone());
+            let key = root.hash_key();
+            let history: Vec<u64> = hashes.iter().map(|h| h ^ key).collect();
+            let limits = count_from(request.limits, request.received, request.ponder.is_some());
+            let r = engines.pyloff().searcher().search_with(
+                &root,
+                &history,
+                &limits,
+                &options,
+                |info| say(&out, &format!("info {}", info_text(info, &view))),
+            );
+            match r.best_move {
+                Some(mv) => {
+                    let mut line = format!("bestmove {mv}");
+                    if request.ponder_move {
+                        if let Some(reply) = r.pv.get(1).filter(|_| r.pv[0] == mv) {
+                            line.push_str(&format!(" ponder {reply}"));
+                        }
+                    }
+                    line
+                }
+                None => "bestmove none".to_owned(),
+            }
+        }))
+    }
+}
