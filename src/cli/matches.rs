@@ -149,7 +149,9 @@ fn parse_rate(text: &str) -> Result<f64, String> {
     after_help = "A SPEC is an engine name with optional budget overrides joined by `@`: \
                   full (the default configuration), noorder (table and move ordering off), \
                   alphabeta, nolmr (late move reductions off), random (a uniformly random \
-                  mover), or engine:PATH (an engine program driven over the engine protocol, \
+                  mover); a search engine's name may be followed by `:` and search options \
+                  (full:null_move=off,aspiration_window=40, as ploy_search::Config::set \
+                  names them), or engine:PATH (an engine program driven over the engine protocol, \
                   told the match's rules and the --a-option/--b-option options); overrides \
                   dN (depth), nN (nodes), tT (time per move: t500 = 500 ms, t2s), e.g. \
                   full@d4, engine:./old/engine@t100ms. Games are played in pairs: each \

@@ -1293,6 +1293,48 @@ impl Position {
         self.state = undo.state;
     }
 
+    /// Passes the turn to the opponent without moving: a *null move*, which the rules do
+    /// not allow, for searches that ask "what if this side could do nothing" (null-move
+    /// pruning). Only the seat to move and the hash change; [`Position::unmake_null_move`]
+    /// takes it back.
+    ///
+    /// Returns `false` and changes nothing in a decided game or a four-player game (where
+    /// a pass would have to decide whose turn comes next).
+    ///
+    /// ```
+    /// use ploy_core::{Position, Seat};
+    /// let mut pos = Position::new();
+    /// let before = pos.clone();
+    /// assert!(pos.make_null_move());
+    /// assert_eq!(pos.turn(), Seat::Red);
+    /// assert_eq!(pos.hash(), pos.compute_hash());
+    /// pos.unmake_null_move();
+    /// assert_eq!(pos, before);
+    /// ```
+    #[inline]
+    pub fn make_null_move(&mut self) -> bool {
+        if self.variant != Variant::TwoPlayer || self.state.outcome().is_some() {
+            return false;
+        }
+        self.swap_two_player_turn();
+        true
+    }
+
+    /// Takes back a null move made by [`Position::make_null_move`] (which returned `true`),
+    /// the last move made.
+    #[inline]
+    pub fn unmake_null_move(&mut self) {
+        self.swap_two_player_turn();
+    }
+
+    #[inline]
+    fn swap_two_player_turn(&mut self) {
+        let mover = self.state.turn();
+        let next = self.two_player_opponent(mover);
+        self.state.hash ^= turn_key(mover) ^ turn_key(next);
+        self.state.set_turn(next);
+    }
+
     /// Plays `mv` if it is legal.
     ///
     /// # Errors

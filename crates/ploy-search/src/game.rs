@@ -133,6 +133,48 @@ pub trait SearchGame {
     /// The move of a code from [`SearchGame::move_to_u16`]; any other value may give `None`
     /// or any move (the search checks legality before playing a stored move).
     fn move_from_u16(code: u16) -> Option<Self::Move>;
+    /// Size of the continuation history's index ([`SearchGame::continuation_index`] is
+    /// below it). The search keeps `2 * CONTINUATION_SIZE²` counters, so keep it to a few
+    /// hundred.
+    const CONTINUATION_SIZE: usize = 64;
+    /// The continuation history's slot for `mv`, legal here and not yet made: what moves
+    /// where, as "piece and target square" is in chess (default: the history slot modulo
+    /// [`SearchGame::CONTINUATION_SIZE`]).
+    fn continuation_index(&self, mv: Self::Move) -> usize {
+        Self::history_index(mv) % Self::CONTINUATION_SIZE
+    }
+    /// Whether the side to move stands in danger of losing at once: in Ploy, whether its
+    /// commander is attacked. The search extends such nodes, never prunes them and never
+    /// tries a null move there. Default: `false` (the game gives no such hint).
+    fn in_check(&self) -> bool {
+        false
+    }
+    /// Makes a *null move* (the side to move passes) if the game lets the search try one
+    /// here, and says whether it did; [`SearchGame::unmake_null`] takes it back. A game
+    /// refuses where a pass misleads: where having to move can hurt (few pieces left), or
+    /// where it has no notion of passing. The hash after a pass is that of the same
+    /// pieces with the other side to move. Default: never.
+    fn make_null(&mut self) -> bool {
+        false
+    }
+    /// Takes back the null move just made by a [`SearchGame::make_null`] that returned
+    /// `true`.
+    fn unmake_null(&mut self) {}
+    /// The value of what the capture `mv` (legal here) takes, in evaluation units, for
+    /// delta pruning in quiescence search (a capture that cannot lift the score near alpha
+    /// is skipped). Default: `None`, unknown (nothing is skipped).
+    fn capture_value(&self, mv: Self::Move) -> Option<i32> {
+        let _ = mv;
+        None
+    }
+    /// Static exchange evaluation of the capture `mv` (legal here): the material the side
+    /// to move wins if both sides then keep capturing on its target square, each with its
+    /// least valuable piece and each free to stop, in evaluation units. Quiescence search
+    /// skips captures that lose material. Default: `None`, unknown (nothing is skipped).
+    fn exchange_value(&self, mv: Self::Move) -> Option<i32> {
+        let _ = mv;
+        None
+    }
     /// Whose view the search's scores of this position take: the name of the side to move
     /// (a player or a team), as [`crate::Info`]'s text writes it after `view`. Default:
     /// `None` (the text leaves `view` out).

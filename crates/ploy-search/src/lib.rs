@@ -101,27 +101,70 @@
 //!   words, the data and the key XOR the data, read and written with relaxed atomics (plain
 //!   loads and stores on 64-bit processors), so search threads can share one table without
 //!   locks or `unsafe`, and a probe never returns an entry torn between two writes.
-//! - **Drivers.** [`Driver::Mtdf`] (default) runs zero-window fail-soft alpha-beta searches
-//!   from a first guess until the bounds meet. The guess is the score of the iteration two
-//!   plies back, because Ploy's scores swing between odd and even depths
-//!   ([`Config::guess_from_same_parity`]). [`Driver::AlphaBeta`] searches the full window,
-//!   with principal variation search when [`Config::pvs`] is on.
+//! - **Drivers.** [`Driver::AlphaBeta`] (default) searches with principal variation search
+//!   ([`Config::pvs`]) inside an aspiration window of [`Config::aspiration_window`] (default
+//!   30) around the score of the iteration two plies back, widened on each failure; it gives
+//!   full principal variations. [`Driver::Mtdf`] runs zero-window fail-soft alpha-beta
+//!   searches from a first guess until the bounds meet, at most [`Config::mtdf_max_passes`]
+//!   of them when that is set, then one search between the bounds. The guess is the score
+//!   of the iteration two plies back, because Ploy's scores swing between odd and even
+//!   depths ([`Config::guess_from_same_parity`]).
 //! - **Ordering** is staged: the table move (tried before any move is generated), then
 //!   captures by most valuable victim and least valuable attacker (generated on their own),
-//!   then up to [`MAX_KILLERS`] killer moves per ply (default 3, each checked for legality),
-//!   and only then the full move list, ordered by the history heuristic (the first three
-//!   picks by selection, the rest sorted once). A node that cuts off early never generates
-//!   its quiet moves. Each part can be switched off in [`Config`].
+//!   then up to [`MAX_KILLERS`] killer moves per ply (default 3, each checked for legality)
+//!   and the counter move of the opponent's last move ([`Config::counter_moves`]), and only
+//!   then the full move list, ordered by the history heuristic plus the continuation
+//!   history of the last two moves ([`Config::continuation_history`]; history updates pull
+//!   towards a bound and lower the moves that failed before a cutoff). The first three
+//!   picks are by selection, the rest sorted once. A node that cuts off early never
+//!   generates its quiet moves. Each part can be switched off in [`Config`].
 //! - **Quiescence** searches captures below the horizon (standing pat allowed), at most
 //!   [`Config::max_quiescence`] plies.
-//! - **Forward pruning.** Late move reductions ([`Config::late_move_reductions`], on by
-//!   default): quiet moves late in the order are searched two plies shallower first. They
-//!   won their matches against the same engine without them (132 games at 20,000 and 50,000
-//!   nodes and 50 and 100 ms per move: 75 wins, 14 draws, 43 losses, about +86 Elo; the
-//!   last 40 games on the current engine +179, 95 % interval +59 to +299). With them off
-//!   ([`Config::exact`]) the search is exact: every driver and table setting returns the
-//!   plain [`negamax`] value at the same depth, which the tests check on toy games and
-//!   random Ploy positions.
+//! - **Selective search.** Each heuristic is a [`Config`] switch, generic over
+//!   [`SearchGame`] (a game supplies the hints it can: [`SearchGame::in_check`],
+//!   [`SearchGame::make_null`], [`SearchGame::capture_value`],
+//!   [`SearchGame::exchange_value`], [`SearchGame::continuation_index`]; Ploy's two-player
+//!   game supplies all, the four-player games none). Late move reductions by a table of
+//!   depth and move number, less for a good history, killers, counter moves and moves that
+//!   attack the commander, more off the principal variation and when the static evaluation
+//!   is not improving; null-move pruning (not in check, not with fewer than three pieces
+//!   beside the commander, verified by a reduced search at depth 10 and more); reverse
+//!   futility pruning; a one-ply extension where the side to move's commander is attacked;
+//!   internal iterative reductions where the table has no move. With every selective switch
+//!   off ([`Config::exact`], [`Config::without_selectivity`]) the search is exact: every
+//!   driver and table setting returns the plain [`negamax`] value at the same depth, which
+//!   the tests check on toy games and random Ploy positions.
+//!
+//!   **How the defaults were chosen** (`ploy match`, 20,000 nodes a move, two games at a
+//!   time, openings of 4 random plies each played with both colours, SPRT elo0 = 0,
+//!   elo1 = 10, alpha = beta = 0.05, against the configuration before the switch; the SPRTs
+//!   were stopped early for lack of time, so the figures below are the games played, with
+//!   the score's rough 95 % interval; none reached a bound):
+//!   - late move reductions (on, the earlier flat form): 132 games at 20,000 and 50,000 nodes
+//!     and 50 and 100 ms a move, 75 wins, 14 draws, 43 losses, about +86 Elo;
+//!   - counter moves with continuation history (on): 67 games, +35 =7 -25, 57.5 %, about
+//!     +52 Elo (-30 to +140);
+//!   - the check extension with internal iterative reductions (on): 61 games, +25 =16 -20,
+//!     54.1 %, about +29 Elo (-55 to +115);
+//!   - null-move pruning (on): 43 games, +21 =4 -18, 53.5 %, about +24 Elo (-80 to +130);
+//!   - reverse futility pruning (on): 29 games, +16 =5 -8, 63.8 %, about +98 Elo (-25 to
+//!     +230);
+//!   - the alpha-beta driver with aspiration windows of 30 instead of MTD(f) (default): 56
+//!     games, +25 =10 -21, 53.6 %, about +25 Elo (-65 to +115);
+//!   - futility pruning with late move pruning (off): 17 games, +3 =1 -13, 20.6 %, about
+//!     -235 Elo; with null move and reverse futility in one group: 31 games, 27.4 %;
+//!   - delta pruning with exchange pruning in quiescence (off): 27 games, +8 =6 -13,
+//!     40.7 %, about -65 Elo.
+//!
+//!   The chosen set against the same search with all of them off (MTD(f), only late
+//!   move reductions), same conditions, SPRT completed: 430 games, 222 wins, 78 draws, 130
+//!   losses, 60.7 %, +76 Elo (95 %: +42 to +109), LLR 2.95 (bounds ±2.94): accepted.
+//!
+//!   The set as a whole against the engine before this work (a build of the search with
+//!   only the flat late move reductions and MTD(f)), both engine programs over the engine
+//!   protocol, 50 openings of 4 random plies with colours swapped, 100 ms a move,
+//!   repetition draws on, no no-capture limit, draw at 400 plies: 100 games, 64 wins, 14
+//!   draws, 22 losses, 71.0 %, +156 Elo (95 %: +81 to +230).
 //! - **Evaluation cache.** Evaluations are cached by position hash
 //!   ([`Config::eval_cache_bytes`], default 256 KiB, small enough to stay in the L2 cache;
 //!   a larger one measured slower); MTD(f)'s repeated passes meet the same leaves again and
@@ -245,6 +288,7 @@ mod score;
 mod search;
 mod share;
 mod table;
+mod tactics;
 
 pub use engine::{Engine, GameHistory};
 pub use eval::{EvalParams, Evaluation};

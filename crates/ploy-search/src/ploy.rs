@@ -210,6 +210,7 @@ impl SearchGame for Position {
     }
 
     crate::ploy::ploy_move_codec!();
+    crate::tactics::ploy_tactics!(s => *s);
 }
 
 /// A two-player or partnership [`Position`] together with the sets of squares Ploy's
@@ -412,6 +413,7 @@ impl SearchGame for EvalPosition {
     }
 
     crate::ploy::ploy_move_codec!();
+    crate::tactics::ploy_tactics!(s => s.pos);
 }
 
 impl crate::Evaluator<EvalPosition> for Evaluation {

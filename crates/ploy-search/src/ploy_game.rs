@@ -149,6 +149,50 @@ impl SearchGame for PloyGame {
     }
 
     crate::ploy::ploy_move_codec!();
+
+    // The selective search's hints: the two-sided games' (a free-for-all game has none).
+    const CONTINUATION_SIZE: usize = crate::tactics::CONTINUATION_SIZE;
+
+    #[inline]
+    fn continuation_index(&self, mv: Move) -> usize {
+        crate::tactics::continuation_index(self.position(), mv)
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        matches!(self, PloyGame::Sides(g) if g.in_check())
+    }
+
+    #[inline]
+    fn make_null(&mut self) -> bool {
+        match self {
+            PloyGame::Sides(g) => g.make_null(),
+            PloyGame::Paranoid(_) => false,
+        }
+    }
+
+    #[inline]
+    fn unmake_null(&mut self) {
+        if let PloyGame::Sides(g) = self {
+            g.unmake_null();
+        }
+    }
+
+    #[inline]
+    fn capture_value(&self, mv: Move) -> Option<i32> {
+        match self {
+            PloyGame::Sides(g) => g.capture_value(mv),
+            PloyGame::Paranoid(_) => None,
+        }
+    }
+
+    #[inline]
+    fn exchange_value(&self, mv: Move) -> Option<i32> {
+        match self {
+            PloyGame::Sides(g) => g.exchange_value(mv),
+            PloyGame::Paranoid(_) => None,
+        }
+    }
 }
 
 impl Evaluation {

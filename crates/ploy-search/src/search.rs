@@ -36,9 +36,18 @@ pub enum Driver {
     AlphaBeta,
 }
 
-/// Search options. Every pruning, reduction and ordering heuristic can be switched off.
+/// Search options. Every pruning, reduction, extension and ordering heuristic can be
+/// switched off.
+///
+/// The selective switches (forward pruning, reductions, the extension) make the search
+/// inexact: [`Config::exact`] and [`Config::without_selectivity`] switch them all off, and
+/// the search then returns exactly the negamax value of the searched depth. The ordering
+/// switches (table move, captures, killers, history, counter moves, continuation history),
+/// the drivers, the table and the caches never change the value, only the time to find it.
+/// Each default was chosen by a match; the crate docs list them with their results.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
 pub struct Config {
     /// The root driver.
     pub driver: Driver,
@@ -52,26 +61,72 @@ pub struct Config {
     pub killers: usize,
     /// Order quiet moves by the history heuristic.
     pub history: bool,
+    /// Try the move that last refuted the opponent's previous move (the counter move) right
+    /// after the killers.
+    pub counter_moves: bool,
+    /// Order quiet moves also by how well they did after the same previous move and the
+    /// same move two plies back (continuation history, [`SearchGame::continuation_index`]).
+    pub continuation_history: bool,
     /// Principal variation search in the alpha-beta driver (zero-window searches of all but
     /// the first move, re-searched when they fail high).
     pub pvs: bool,
+    /// The alpha-beta driver's first window around the expected score (aspiration), in
+    /// evaluation units, widened on each failure; 0 searches every iteration with the full
+    /// window.
+    pub aspiration_window: u16,
+    /// MTD(f)'s most zero-window passes per iteration; when they have not converged, one
+    /// search with the window between the bounds found settles the value (exactly). 0: no
+    /// cap.
+    pub mtdf_max_passes: u16,
     /// Quiescence search on captures at the horizon.
     pub quiescence: bool,
     /// Most plies of quiescence search below the horizon.
     pub max_quiescence: u8,
-    /// Late move reductions: quiet moves after the first four, other than killers, are first
-    /// searched two plies shallower (with depth left of at least 3) and searched again in
-    /// full only if they beat alpha. A forward reduction, so results are no longer exactly
-    /// negamax's; on by default because it won its matches (see the crate docs).
+    /// Selective: late move reductions. Quiet moves late in the order are first searched
+    /// shallower, by a table of depth and move number, less for moves with a good history,
+    /// killers and counter moves, and moves that attack the opponent's commander, more
+    /// outside the principal variation; they are searched again in full only if they beat
+    /// alpha.
     pub late_move_reductions: bool,
+    /// Selective: null-move pruning. Where the static evaluation is at least beta, the side
+    /// to move passes ([`SearchGame::make_null`]) and a shallower search follows; if even
+    /// then the opponent cannot bring the score below beta, the node fails high. Never
+    /// where the side to move is in check ([`SearchGame::in_check`]) or the game refuses a
+    /// pass (few pieces left); deep nullmove cutoffs are verified by a reduced search
+    /// without null moves.
+    pub null_move: bool,
+    /// Selective: reverse futility pruning. Near the horizon, a node whose static
+    /// evaluation exceeds beta by a margin per ply left fails high at once.
+    pub reverse_futility: bool,
+    /// Selective: futility pruning. Near the horizon, quiet moves are skipped when the
+    /// static evaluation plus a margin per ply left cannot reach alpha.
+    pub futility: bool,
+    /// Selective: late move pruning. Near the horizon, quiet moves after the first few
+    /// (more with more depth left) are skipped.
+    pub late_move_pruning: bool,
+    /// Selective: delta pruning in quiescence search. A capture is skipped when even the
+    /// value of what it takes ([`SearchGame::capture_value`]) and a margin cannot lift the
+    /// standing score to alpha.
+    pub delta_pruning: bool,
+    /// Selective: quiescence search skips captures that lose material by static exchange
+    /// evaluation ([`SearchGame::exchange_value`]).
+    pub exchange_pruning: bool,
+    /// Selective: search one ply deeper where the side to move is in check
+    /// ([`SearchGame::in_check`]: in Ploy, its commander is attacked).
+    pub check_extension: bool,
+    /// Selective: internal iterative reductions. A node deep enough to matter but without a
+    /// move from the table is searched one ply shallower (it is probably not on the
+    /// principal variation, and the table will have a move next time).
+    pub internal_reductions: bool,
     /// Size in bytes of the evaluation cache (8-byte entries keyed by the position hash);
     /// 0 switches it off.
     pub eval_cache_bytes: usize,
-    /// Stop deepening when a forced result within the searched depth is proven (with late
-    /// move reductions on, only by iterations of at most 2 plies, which they do not touch).
+    /// Stop deepening when a forced result within the searched depth is proven (with
+    /// selective switches on, only by iterations of at most 2 plies).
     pub stop_at_proven_result: bool,
-    /// Use the score of the iteration two plies back as MTD(f)'s first guess (Ploy's
-    /// odd/even swing); otherwise the previous iteration's.
+    /// Use the score of the iteration two plies back as the first guess (MTD(f)) or the
+    /// centre of the first window (aspiration), for Ploy's odd/even swing; otherwise the
+    /// previous iteration's.
     pub guess_from_same_parity: bool,
     /// Search threads, 1..=[`MAX_THREADS`] (default 1): with more, helper threads search
     /// the same root at once and share the table (Lazy SMP; see the crate docs, Threads).
@@ -89,16 +144,28 @@ fn one_thread() -> usize {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            driver: Driver::Mtdf,
+            driver: Driver::AlphaBeta,
             table_bytes: Table::DEFAULT_BYTES,
             table_move: true,
             order_captures: true,
             killers: 3,
             history: true,
+            counter_moves: true,
+            continuation_history: true,
             pvs: true,
+            aspiration_window: 30,
+            mtdf_max_passes: 0,
             quiescence: true,
             max_quiescence: 16,
             late_move_reductions: true,
+            null_move: true,
+            reverse_futility: true,
+            futility: false,
+            late_move_pruning: false,
+            delta_pruning: false,
+            exchange_pruning: false,
+            check_extension: true,
+            internal_reductions: true,
             eval_cache_bytes: 1 << 18,
             stop_at_proven_result: true,
             guess_from_same_parity: true,
@@ -108,14 +175,37 @@ impl Default for Config {
 }
 
 impl Config {
-    /// The default configuration without forward pruning or reductions: the search returns
-    /// exactly the negamax value of the searched depth.
+    /// The default configuration without forward pruning, reductions or extensions: the
+    /// search returns exactly the negamax value of the searched depth.
     #[must_use]
     pub fn exact() -> Config {
+        Config::default().without_selectivity()
+    }
+
+    /// This configuration with every selective switch off (late move reductions, null
+    /// move, reverse futility, futility, late move pruning, delta and exchange pruning, the
+    /// check extension, internal iterative reductions): exact, with the same ordering, table
+    /// and driver.
+    #[must_use]
+    pub fn without_selectivity(self) -> Config {
         Config {
             late_move_reductions: false,
-            ..Config::default()
+            null_move: false,
+            reverse_futility: false,
+            futility: false,
+            late_move_pruning: false,
+            delta_pruning: false,
+            exchange_pruning: false,
+            check_extension: false,
+            internal_reductions: false,
+            ..self
         }
+    }
+
+    /// Whether any selective switch is on (the search may then differ from negamax).
+    #[must_use]
+    pub fn is_selective(&self) -> bool {
+        *self != self.clone().without_selectivity()
     }
 
     /// Everything off: no table, no ordering, no quiescence, no reductions; the alpha-beta
@@ -129,16 +219,151 @@ impl Config {
             order_captures: false,
             killers: 0,
             history: false,
+            counter_moves: false,
+            continuation_history: false,
             pvs: false,
+            aspiration_window: 0,
+            mtdf_max_passes: 0,
             quiescence: false,
             max_quiescence: 0,
-            late_move_reductions: false,
             eval_cache_bytes: 1 << 18,
             stop_at_proven_result: false,
             guess_from_same_parity: true,
             threads: 1,
+            ..Config::default().without_selectivity()
         }
     }
+
+    /// Sets one option by name (the field's name, as [`Config::NAMES`] lists them) from
+    /// text: `on`/`off`/`true`/`false`/`1`/`0` for switches, a
+    /// number for sizes and counts, `mtdf`/`alphabeta` for the driver. Match programs and
+    /// engine options use it to try configurations.
+    ///
+    /// ```
+    /// use ploy_search::Config;
+    /// let mut c = Config::exact();
+    /// c.set("null_move", "on").unwrap();
+    /// c.set("aspiration_window", "40").unwrap();
+    /// assert!(c.null_move && c.aspiration_window == 40);
+    /// assert!(c.set("nonsense", "1").is_err());
+    /// assert!(c.set("null_move", "maybe").is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// [`ConfigError`] for an unknown name or a value that does not fit it; the
+    /// configuration is then unchanged.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), ConfigError> {
+        let bad = || ConfigError::Value {
+            name: name.to_owned(),
+            value: value.to_owned(),
+        };
+        let flag = || match value {
+            "on" | "true" | "1" | "yes" => Ok(true),
+            "off" | "false" | "0" | "no" => Ok(false),
+            _ => Err(bad()),
+        };
+        macro_rules! number {
+            () => {
+                value.parse().map_err(|_| bad())?
+            };
+        }
+        match name {
+            "driver" => {
+                self.driver = match value {
+                    "mtdf" => Driver::Mtdf,
+                    "alphabeta" => Driver::AlphaBeta,
+                    _ => return Err(bad()),
+                }
+            }
+            "table_bytes" => self.table_bytes = number!(),
+            "table_move" => self.table_move = flag()?,
+            "order_captures" => self.order_captures = flag()?,
+            "killers" => {
+                let k: usize = number!();
+                if k > MAX_KILLERS {
+                    return Err(bad());
+                }
+                self.killers = k;
+            }
+            "history" => self.history = flag()?,
+            "counter_moves" => self.counter_moves = flag()?,
+            "continuation_history" => self.continuation_history = flag()?,
+            "pvs" => self.pvs = flag()?,
+            "aspiration_window" => self.aspiration_window = number!(),
+            "mtdf_max_passes" => self.mtdf_max_passes = number!(),
+            "quiescence" => self.quiescence = flag()?,
+            "max_quiescence" => self.max_quiescence = number!(),
+            "late_move_reductions" => self.late_move_reductions = flag()?,
+            "null_move" => self.null_move = flag()?,
+            "reverse_futility" => self.reverse_futility = flag()?,
+            "futility" => self.futility = flag()?,
+            "late_move_pruning" => self.late_move_pruning = flag()?,
+            "delta_pruning" => self.delta_pruning = flag()?,
+            "exchange_pruning" => self.exchange_pruning = flag()?,
+            "check_extension" => self.check_extension = flag()?,
+            "internal_reductions" => self.internal_reductions = flag()?,
+            "eval_cache_bytes" => self.eval_cache_bytes = number!(),
+            "stop_at_proven_result" => self.stop_at_proven_result = flag()?,
+            "guess_from_same_parity" => self.guess_from_same_parity = flag()?,
+            "threads" => {
+                let n: usize = number!();
+                if !(1..=MAX_THREADS).contains(&n) {
+                    return Err(bad());
+                }
+                self.threads = n;
+            }
+            _ => {
+                return Err(ConfigError::Name(name.to_owned()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The names [`Config::set`] knows, in the order of the fields.
+    pub const NAMES: &'static [&'static str] = &[
+        "driver",
+        "table_bytes",
+        "table_move",
+        "order_captures",
+        "killers",
+        "history",
+        "counter_moves",
+        "continuation_history",
+        "pvs",
+        "aspiration_window",
+        "mtdf_max_passes",
+        "quiescence",
+        "max_quiescence",
+        "late_move_reductions",
+        "null_move",
+        "reverse_futility",
+        "futility",
+        "late_move_pruning",
+        "delta_pruning",
+        "exchange_pruning",
+        "check_extension",
+        "internal_reductions",
+        "eval_cache_bytes",
+        "stop_at_proven_result",
+        "guess_from_same_parity",
+        "threads",
+    ];
+}
+
+/// A [`Config::set`] that did not apply.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// No option has this name.
+    #[error("unknown search option `{0}`")]
+    Name(String),
+    /// The value does not fit the option.
+    #[error("search option `{name}` cannot be `{value}`")]
+    Value {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+    },
 }
 
 /// Progress after a completed iteration (one per line when several are searched).
@@ -289,7 +514,26 @@ pub struct Searcher<G: SearchGame, E> {
     /// During a search with several threads: what this thread shares with the others.
     pub(crate) link: Option<smp::Link>,
     killers: Vec<[u16; MAX_KILLERS]>,
+    /// History: `[side][SearchGame::history_index]`, within `±HISTORY_MAX`.
     history: Vec<i32>,
+    /// Counter moves: `[side][history slot of the previous move]`, a move code.
+    counters: Vec<u16>,
+    /// Continuation history: `[side][slot of an earlier move][slot of this move]`, within
+    /// `±HISTORY_MAX`.
+    continuation: Vec<i16>,
+    /// What the search knows about each ply on the path.
+    frames: Vec<Frame>,
+    /// The quiet moves a node has searched (history and continuation slots), per ply.
+    tried: Vec<[(u32, u32); MAX_TRIED]>,
+    /// Late move reductions by depth and move number.
+    reductions: Box<[[u8; 64]; 64]>,
+    /// Whether any selective switch is on (for this search).
+    selective: bool,
+    /// Null moves are tried only from this ply on (a null move's verification search
+    /// raises it).
+    null_floor: usize,
+    /// The depth of the current iteration.
+    root_depth: i32,
     clock: Box<dyn Clock + Send>,
     eval_cache: Vec<u64>,
     bufs: Vec<G::Moves>,
@@ -347,6 +591,14 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             link: None,
             killers: vec![[NO_MOVE; MAX_KILLERS]; MAX_PLY + 1],
             history: vec![0; 2 * G::HISTORY_SIZE],
+            counters: vec![NO_MOVE; 2 * G::HISTORY_SIZE],
+            continuation: vec![0; 2 * G::CONTINUATION_SIZE * G::CONTINUATION_SIZE],
+            frames: vec![Frame::EMPTY; MAX_PLY + 2],
+            tried: vec![[(0, 0); MAX_TRIED]; MAX_PLY + 1],
+            reductions: reduction_table(),
+            selective: false,
+            null_floor: 0,
+            root_depth: 0,
             clock: Box::new(SystemClock::new()),
             eval_cache: vec![0; cache_len],
             bufs: (0..=MAX_PLY).map(|_| G::Moves::default()).collect(),
@@ -397,12 +649,14 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         &self.table
     }
 
-    /// Forgets the table, killers and history (the helper threads' too).
+    /// Forgets the table, killers, counter moves and histories (the helper threads' too).
     pub fn clear(&mut self) {
         self.table.clear();
         self.helpers.clear();
         self.eval_cache.fill(0);
         self.history.fill(0);
+        self.counters.fill(NO_MOVE);
+        self.continuation.fill(0);
         self.killers.fill([NO_MOVE; MAX_KILLERS]);
     }
 
@@ -489,6 +743,11 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         for h in &mut self.history {
             *h /= 8;
         }
+        for h in &mut self.continuation {
+            *h /= 8;
+        }
+        self.selective = self.config.is_selective();
+        self.null_floor = 0;
         self.path.clear();
         self.path.extend_from_slice(history);
         self.path.push(g.hash());
@@ -546,7 +805,8 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         let saved_config = self.config.clone();
         let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         if let Some(plies) = options.mate_plies {
-            self.config.late_move_reductions = false;
+            self.config = self.config.clone().without_selectivity();
+            self.selective = false;
             max_depth = max_depth.min(plies.max(1));
         }
         // Scores by line, iteration after iteration (for MTD(f)'s first guesses).
@@ -563,25 +823,20 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                 }
             }
             self.root_excluded.clear();
+            self.root_depth = depth as i32;
             for line in 0..lines {
                 self.root_best = None;
                 self.root_pv.clear();
+                let history = &scores[line];
+                let guess = match history.len() {
+                    0 if line > 0 => scores[line - 1].last().copied(),
+                    0 => None,
+                    n if n >= 2 && self.config.guess_from_same_parity => Some(history[n - 2]),
+                    n => Some(history[n - 1]),
+                };
                 let value = match self.config.driver {
-                    Driver::AlphaBeta => {
-                        let v = self.alphabeta(&mut g, depth as i32, 0, -INF, INF);
-                        self.save_root_pv();
-                        v
-                    }
-                    Driver::Mtdf => {
-                        let history = &scores[line];
-                        let guess = match history.len() {
-                            0 if line > 0 => scores[line - 1].last().copied().unwrap_or(0),
-                            0 => 0,
-                            n if n >= 2 && self.config.guess_from_same_parity => history[n - 2],
-                            n => history[n - 1],
-                        };
-                        self.mtdf(&mut g, depth as i32, guess)
-                    }
+                    Driver::AlphaBeta => self.aspiration(&mut g, depth as i32, guess),
+                    Driver::Mtdf => self.mtdf(&mut g, depth as i32, guess.unwrap_or(0)),
                 };
                 if self.stopped {
                     result.interrupted = true;
@@ -629,9 +884,9 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                     break;
                 }
             }
-            // A forced result within the searched depth is exact unless reductions may have
-            // hidden a defence (they act only where at least 3 plies are left).
-            let exact = !self.config.late_move_reductions || depth <= 2;
+            // A forced result within the searched depth is exact unless selectivity may
+            // have hidden a defence.
+            let exact = !self.selective || depth <= 2;
             if self.config.stop_at_proven_result
                 && exact
                 && value.abs() >= WIN_BOUND
@@ -757,6 +1012,10 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         let (mut lower, mut upper) = (-INF, INF);
         let mut f = guess.clamp(-INF + 1, INF - 1);
         let mut passes = 0;
+        let cap = match self.config.mtdf_max_passes {
+            0 => 64,
+            n => u32::from(n).min(64),
+        };
         while lower < upper {
             let beta = if f == lower { f + 1 } else { f };
             f = self.alphabeta(g, depth, 0, beta - 1, beta);
@@ -771,14 +1030,62 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                 self.save_root_pv();
             }
             passes += 1;
-            if passes > 64 || lower > upper {
-                // Never seen in practice; a full-window search settles it.
-                let v = self.alphabeta(g, depth, 0, -INF, INF);
-                self.save_root_pv();
+            if lower < upper && (passes >= cap || lower > upper) {
+                // Not converged: one search with the window between the bounds settles
+                // the value (the full window after a contradiction).
+                let (alpha, beta) = if lower > upper {
+                    (-INF, INF)
+                } else {
+                    (lower - 1, upper + 1)
+                };
+                let v = self.alphabeta(g, depth, 0, alpha, beta);
+                if !self.stopped {
+                    self.save_root_pv();
+                }
                 return v;
             }
         }
         f
+    }
+
+    /// One iteration of the alpha-beta driver: a window of [`Config::aspiration_window`]
+    /// around `guess`, widened until the score falls inside (or the full window).
+    fn aspiration(&mut self, g: &mut G, depth: i32, guess: Option<Value>) -> Value {
+        let width = Value::from(self.config.aspiration_window);
+        let guess = match guess {
+            Some(v) if width > 0 && depth >= 3 && v.abs() < WIN_BOUND => v,
+            _ => {
+                let v = self.alphabeta(g, depth, 0, -INF, INF);
+                if !self.stopped {
+                    self.save_root_pv();
+                }
+                return v;
+            }
+        };
+        let mut delta = width;
+        let (mut alpha, mut beta) = (guess - delta, guess + delta);
+        loop {
+            let v = self.alphabeta(g, depth, 0, alpha, beta);
+            if self.stopped {
+                return v;
+            }
+            if v <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-INF);
+            } else if v >= beta {
+                // The move that failed high is the best so far.
+                self.save_root_pv();
+                beta = (v + delta).min(INF);
+            } else {
+                self.save_root_pv();
+                return v;
+            }
+            delta = delta.saturating_mul(2);
+            if delta > ASPIRATION_LIMIT {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
     }
 
     #[inline]
@@ -835,42 +1142,64 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         v
     }
 
-    /// Makes `m`, searches the child with the window `(alpha, beta)` of this node, and
-    /// returns the child's value from this node's side.
+    /// Searches the node reached after a move by `side` (made already) with the window
+    /// `(alpha, beta)` of the node before it, and returns its value from `side`'s view.
     #[inline]
-    fn child(
+    #[allow(clippy::too_many_arguments)]
+    fn descend(
         &mut self,
         g: &mut G,
-        m: G::Move,
+        side: crate::Side,
         depth: i32,
         ply: usize,
         alpha: Value,
         beta: Value,
     ) -> Value {
-        let side = g.side();
-        let capture = g.is_capture(m);
-        let undo = g.make(m);
-        self.count_node();
-        let saved_floor = self.floor;
-        if capture {
-            self.floor = self.path.len();
-        }
-        self.path.push(g.hash());
-        let v = if g.side() == side {
+        if g.side() == side {
             self.alphabeta(g, depth, ply + 1, alpha, beta)
         } else {
             -self.alphabeta(g, depth, ply + 1, -beta, -alpha)
-        };
-        self.path.pop();
-        self.floor = saved_floor;
-        g.unmake(m, undo);
-        v
+        }
     }
 
-    fn reward(&mut self, g: &G, m: G::Move, code: u16, depth: i32, ply: usize) {
-        if g.is_capture(m) {
-            return;
+    /// The ordering score of a quiet move at `ply` (its history and continuation history
+    /// slots `hist` and `cont`), by the side to move `side`.
+    #[inline]
+    fn quiet_score(&self, side: usize, hist: usize, cont: u32, ply: usize) -> i32 {
+        let mut score = if self.config.history {
+            self.history[side * G::HISTORY_SIZE + hist]
+        } else {
+            0
+        };
+        if self.config.continuation_history && cont != NO_SLOT {
+            let n = G::CONTINUATION_SIZE;
+            for back in [1, 2] {
+                if ply >= back {
+                    let prev = self.frames[ply - back].cont;
+                    if prev != NO_SLOT {
+                        score += i32::from(
+                            self.continuation[(side * n + prev as usize) * n + cont as usize],
+                        );
+                    }
+                }
+            }
         }
+        score
+    }
+
+    /// A quiet move `m` (code `code`) refuted the node at `ply`: it becomes a killer and the
+    /// counter move of the previous move, its history rises, and that of the `tried` quiet
+    /// moves searched before it falls.
+    #[allow(clippy::too_many_arguments)]
+    fn reward(
+        &mut self,
+        side: usize,
+        code: u16,
+        slots: (u32, u32),
+        depth: i32,
+        ply: usize,
+        tried: usize,
+    ) {
         let k = self.config.killers;
         if k > 0 {
             let row = &mut self.killers[ply];
@@ -880,17 +1209,56 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                 row[0] = code;
             }
         }
+        if self.config.counter_moves && ply > 0 {
+            let prev = self.frames[ply - 1].hist;
+            if prev != NO_SLOT {
+                self.counters[side * G::HISTORY_SIZE + prev as usize] = code;
+            }
+        }
+        let bonus = (32 * depth * depth).min(HISTORY_MAX / 4);
         if self.config.history {
-            let h = &mut self.history[g.side().index() * G::HISTORY_SIZE + G::history_index(m)];
-            *h = (*h + depth * depth).min(1 << 26);
+            let base = side * G::HISTORY_SIZE;
+            gravity(&mut self.history[base + slots.0 as usize], bonus);
+            for j in 0..tried {
+                let (h, _) = self.tried[ply][j];
+                if h != slots.0 {
+                    gravity(&mut self.history[base + h as usize], -bonus);
+                }
+            }
+        }
+        if self.config.continuation_history && slots.1 != NO_SLOT {
+            let n = G::CONTINUATION_SIZE;
+            for back in [1, 2] {
+                if ply < back {
+                    break;
+                }
+                let prev = self.frames[ply - back].cont;
+                if prev == NO_SLOT {
+                    continue;
+                }
+                let row = (side * n + prev as usize) * n;
+                let mut entry = i32::from(self.continuation[row + slots.1 as usize]);
+                gravity(&mut entry, bonus);
+                self.continuation[row + slots.1 as usize] = entry as i16;
+                for j in 0..tried {
+                    let (_, c) = self.tried[ply][j];
+                    if c != slots.1 && c != NO_SLOT {
+                        let mut entry = i32::from(self.continuation[row + c as usize]);
+                        gravity(&mut entry, -bonus);
+                        self.continuation[row + c as usize] = entry as i16;
+                    }
+                }
+            }
         }
     }
 
-    /// Fail-soft alpha-beta with memory.
+    /// Fail-soft alpha-beta with memory, and the selective search's pruning, reductions
+    /// and extension.
+    #[allow(clippy::too_many_lines)]
     fn alphabeta(
         &mut self,
         g: &mut G,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         mut alpha: Value,
         mut beta: Value,
@@ -910,56 +1278,144 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                 return self.static_eval(g);
             }
         }
+        let in_check = self.selective && g.in_check();
+        if in_check && self.config.check_extension && ply < 2 * self.root_depth as usize {
+            depth += 1;
+        }
         if depth <= 0 {
             return self.quiesce(g, ply, self.config.max_quiescence, alpha, beta);
         }
+        let pv_node = beta > alpha + 1;
         let key = g.hash();
         let mut tt_code = NO_MOVE;
+        let (mut tt_lower, mut tt_upper) = (-INF, INF);
         if self.use_table() {
             if let Some(e) = self.table.probe(key) {
                 tt_code = e.mv;
+                tt_lower = if e.lower <= -INF {
+                    -INF
+                } else {
+                    from_table(e.lower, ply)
+                };
+                tt_upper = if e.upper >= INF {
+                    INF
+                } else {
+                    from_table(e.upper, ply)
+                };
                 if ply > 0 && i32::from(e.depth) >= depth {
-                    let lower = if e.lower <= -INF {
-                        -INF
-                    } else {
-                        from_table(e.lower, ply)
-                    };
-                    let upper = if e.upper >= INF {
-                        INF
-                    } else {
-                        from_table(e.upper, ply)
-                    };
-                    if lower >= beta || lower == upper {
-                        return lower;
+                    if tt_lower >= beta || tt_lower == tt_upper {
+                        return tt_lower;
                     }
-                    if upper <= alpha {
-                        return upper;
+                    if tt_upper <= alpha {
+                        return tt_upper;
                     }
-                    alpha = alpha.max(lower);
-                    beta = beta.min(upper);
+                    alpha = alpha.max(tt_lower);
+                    beta = beta.min(tt_upper);
                 }
             }
         }
         let (alpha0, beta0) = (alpha, beta);
-        let side = g.side().index();
+        let mover = g.side();
+        let side = mover.index();
+
+        // The static evaluation, for the selective search only (and never in check, where
+        // it means little); bounds from the table sharpen it.
+        let raw_eval = if self.selective && !in_check {
+            self.static_eval(g)
+        } else {
+            NO_EVAL
+        };
+        self.frames[ply].eval = raw_eval;
+        self.frames[ply].side = mover.0;
+        let improving = raw_eval != NO_EVAL && ply >= 2 && {
+            let before = &self.frames[ply - 2];
+            before.side == mover.0 && before.eval != NO_EVAL && raw_eval > before.eval
+        };
+        let mut eval = raw_eval;
+        if eval != NO_EVAL {
+            if tt_lower > eval && tt_lower < WIN_BOUND {
+                eval = tt_lower;
+            } else if tt_upper < eval && tt_upper > -WIN_BOUND {
+                eval = tt_upper;
+            }
+        }
+
+        if !pv_node && ply > 0 && eval != NO_EVAL && beta.abs() < WIN_BOUND {
+            // Reverse futility: far above beta near the horizon.
+            if self.config.reverse_futility
+                && depth <= RFP_DEPTH
+                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && eval < WIN_BOUND
+            {
+                return (eval + beta) / 2;
+            }
+            // Null move: even passing keeps the score above beta.
+            if self.config.null_move
+                && depth >= NULL_MIN_DEPTH
+                && eval >= beta
+                && ply >= self.null_floor
+                && !self.frames[ply - 1].null
+            {
+                if let Some(v) = self.null_move(g, depth, ply, beta, eval) {
+                    return v;
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
+        }
+        self.frames[ply].null = false;
+
+        // Internal iterative reduction: no move from the table, probably not worth much.
+        if self.config.internal_reductions && depth >= IIR_DEPTH && tt_code == NO_MOVE {
+            depth -= 1;
+        }
+
         let mut best = -INF;
         let mut best_code = NO_MOVE;
         let mut searched = 0usize;
+        let mut quiets = 0usize;
+        let mut n_tried = 0usize;
+        // Futility: quiet moves cannot lift this node to alpha.
+        let futile = self.config.futility
+            && ply > 0
+            && !in_check
+            && eval != NO_EVAL
+            && depth <= FUTILITY_DEPTH
+            && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+            && alpha.abs() < WIN_BOUND;
+        let lmp_limit =
+            if self.config.late_move_pruning && ply > 0 && !in_check && depth <= LMP_DEPTH {
+                ((3 + depth * depth) / (2 - i32::from(improving))) as usize
+            } else {
+                usize::MAX
+            };
+        let mut skip_quiets = false;
 
         let tt_move = if self.config.table_move && tt_code != NO_MOVE {
             G::move_from_u16(tt_code).filter(|&m| g.is_legal(m))
         } else {
             None
         };
+        let counter_code = if self.config.counter_moves && ply > 0 {
+            let prev = self.frames[ply - 1].hist;
+            if prev == NO_SLOT {
+                NO_MOVE
+            } else {
+                self.counters[side * G::HISTORY_SIZE + prev as usize]
+            }
+        } else {
+            NO_MOVE
+        };
         // Staged move generation: the table move, then captures (most valuable victim
-        // first), then killers, then every other move ordered by history. A node that cuts
-        // off early never generates its quiet moves.
+        // first), then killers and the counter move, then every other move ordered by
+        // history. A node that cuts off early never generates its quiet moves.
         let mut stage = Stage::Table;
         let (mut i, mut n, mut ci, mut cn, mut ki) = (0, 0, 0, 0, 0);
-        let mut done = [NO_MOVE; MAX_KILLERS];
+        let mut done = [NO_MOVE; MAX_KILLERS + 1];
         let mut n_done = 0;
         loop {
-            let m = match stage {
+            let (m, special) = match stage {
                 Stage::Table => {
                     stage = if self.config.order_captures {
                         Stage::Captures
@@ -967,7 +1423,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                         Stage::Killers
                     };
                     match tt_move {
-                        Some(m) => m,
+                        Some(m) => (m, false),
                         None => continue,
                     }
                 }
@@ -1003,27 +1459,40 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                     if Some(m) == tt_move {
                         continue;
                     }
-                    m
+                    (m, false)
                 }
                 Stage::Killers => {
-                    if ki >= self.config.killers {
+                    if skip_quiets {
                         stage = Stage::Rest;
                         continue;
                     }
-                    let code = self.killers[ply][ki];
+                    let code = if ki < self.config.killers {
+                        self.killers[ply][ki]
+                    } else if ki == self.config.killers {
+                        counter_code
+                    } else {
+                        stage = Stage::Rest;
+                        continue;
+                    };
                     ki += 1;
+                    if code == NO_MOVE || done[..n_done].contains(&code) {
+                        continue;
+                    }
                     let Some(m) = G::move_from_u16(code) else {
                         continue;
                     };
-                    if code == NO_MOVE || Some(m) == tt_move || !g.is_legal(m) || g.is_capture(m) {
+                    if Some(m) == tt_move || !g.is_legal(m) || g.is_capture(m) {
                         continue;
                     }
                     done[n_done] = code;
                     n_done += 1;
-                    m
+                    (m, true)
                 }
                 Stage::Rest => {
                     if i == 0 && n == 0 {
+                        if skip_quiets && self.config.order_captures {
+                            break; // nothing left but quiet moves, all skipped
+                        }
                         let buf = &mut self.bufs[ply];
                         buf.clear();
                         g.generate(buf);
@@ -1032,6 +1501,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                             n <= MAX_MOVES,
                             "too many moves for the search's scratch arrays"
                         );
+                        let ordered = self.config.history || self.config.continuation_history;
                         for j in 0..n {
                             let mj = self.bufs[ply][j];
                             let code = G::move_to_u16(mj);
@@ -1040,8 +1510,13 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                                 || done[..n_done].contains(&code)
                             {
                                 i32::MIN
-                            } else if self.config.history {
-                                self.history[side * G::HISTORY_SIZE + G::history_index(mj)]
+                            } else if ordered {
+                                let cont = if self.config.continuation_history {
+                                    g.continuation_index(mj) as u32
+                                } else {
+                                    NO_SLOT
+                                };
+                                self.quiet_score(side, G::history_index(mj), cont, ply)
                             } else {
                                 0
                             };
@@ -1072,14 +1547,43 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                     if k >> 32 == 0 {
                         continue; // searched in an earlier stage
                     }
-                    self.bufs[ply][unpack_index(k)]
+                    (self.bufs[ply][unpack_index(k)], false)
                 }
             };
             let code = G::move_to_u16(m);
             if ply == 0 && self.skip_root_move(code) {
                 continue;
             }
-            let v = self.search_move(g, m, depth, ply, alpha, beta, searched);
+            let quiet = !g.is_capture(m);
+            if quiet && searched > 0 && best > -WIN_BOUND {
+                if skip_quiets {
+                    continue;
+                }
+                if futile || quiets >= lmp_limit {
+                    skip_quiets = true;
+                    continue;
+                }
+            }
+            let hist = G::history_index(m);
+            let cont = if self.config.continuation_history || self.config.counter_moves {
+                g.continuation_index(m) as u32
+            } else {
+                NO_SLOT
+            };
+            self.frames[ply].hist = hist as u32;
+            self.frames[ply].cont = if self.config.continuation_history {
+                cont
+            } else {
+                NO_SLOT
+            };
+            let node = NodeKind {
+                pv: pv_node,
+                in_check,
+                improving,
+            };
+            let v = self.search_move(
+                g, m, quiet, special, depth, ply, alpha, beta, searched, node,
+            );
             if self.stopped {
                 return 0;
             }
@@ -1094,11 +1598,29 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                         self.root_best = Some(m);
                     }
                     if v >= beta {
-                        self.reward(g, m, code, depth, ply);
+                        if quiet {
+                            let slots = (hist as u32, self.frames[ply].cont);
+                            self.reward(side, code, slots, depth, ply, n_tried);
+                        }
                         break;
                     }
                 }
             }
+            if quiet {
+                quiets += 1;
+                if n_tried < MAX_TRIED {
+                    self.tried[ply][n_tried] = (hist as u32, self.frames[ply].cont);
+                    n_tried += 1;
+                }
+            }
+        }
+        if searched == 0 && best == -INF {
+            // Every move was pruned or left out (only root moves can be): fail low.
+            best = if eval != NO_EVAL {
+                eval.min(alpha)
+            } else {
+                alpha
+            };
         }
         // A root search restricted to some moves does not know the root's value.
         if self.use_table() && !(ply == 0 && self.root_restricted()) {
@@ -1118,37 +1640,116 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         best
     }
 
-    /// Searches one move of a node: plain, PVS or reduced.
+    /// The null move at `ply` (static evaluation `eval` at least `beta`): `Some` value at
+    /// least beta when the node fails high.
+    #[inline(never)]
+    fn null_move(
+        &mut self,
+        g: &mut G,
+        depth: i32,
+        ply: usize,
+        beta: Value,
+        eval: Value,
+    ) -> Option<Value> {
+        let side = g.side();
+        let r = NULL_BASE_REDUCTION
+            + depth / NULL_DEPTH_DIVISOR
+            + ((eval - beta) / NULL_EVAL_DIVISOR).min(2);
+        if !g.make_null() {
+            return None;
+        }
+        self.frames[ply].null = true;
+        self.frames[ply].hist = NO_SLOT;
+        self.frames[ply].cont = NO_SLOT;
+        let saved_floor = self.floor;
+        self.floor = self.path.len();
+        self.path.push(g.hash());
+        let v = self.descend(g, side, depth - 1 - r, ply, beta - 1, beta);
+        self.path.pop();
+        self.floor = saved_floor;
+        g.unmake_null();
+        self.frames[ply].null = false;
+        if self.stopped || v < beta {
+            return None;
+        }
+        let v = if v >= WIN_BOUND { beta } else { v };
+        if depth < NULL_VERIFY_DEPTH || self.null_floor > 0 {
+            return Some(v);
+        }
+        // Deep: verify with a reduced search without null moves near this node.
+        self.null_floor = ply + (3 * (depth - r) / 4) as usize;
+        let w = self.alphabeta(g, depth - r, ply, beta - 1, beta);
+        self.null_floor = 0;
+        (!self.stopped && w >= beta).then_some(v)
+    }
+
+    /// Searches one move of a node: plain, PVS or reduced first.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn search_move(
         &mut self,
         g: &mut G,
         m: G::Move,
+        quiet: bool,
+        special: bool,
         depth: i32,
         ply: usize,
         alpha: Value,
         beta: Value,
         searched: usize,
+        node: NodeKind,
     ) -> Value {
+        let side = g.side();
+        let capture = !quiet;
+        let undo = g.make(m);
+        self.count_node();
+        let saved_floor = self.floor;
+        if capture {
+            self.floor = self.path.len();
+        }
+        self.path.push(g.hash());
         let zero_window = beta == alpha + 1;
-        if self.config.late_move_reductions && depth >= 3 && searched >= 4 && !g.is_capture(m) {
-            let code = G::move_to_u16(m);
-            let killer = self.killers[ply][..self.config.killers].contains(&code);
-            if !killer {
-                let v = self.child(g, m, depth - 2, ply, alpha, alpha + 1);
-                if v <= alpha || self.stopped {
-                    return v;
-                }
+        let new_depth = depth - 1;
+        let mut v = 0;
+        let mut full = true;
+        let mut reduced = false;
+        if self.config.late_move_reductions
+            && depth >= 3
+            && searched > 2 * usize::from(node.pv)
+            && quiet
+            && !node.in_check
+        {
+            let mut r = i32::from(self.reductions[depth.min(63) as usize][searched.min(63)]);
+            r += i32::from(!node.pv) + i32::from(!node.improving && self.selective);
+            r -= i32::from(special);
+            if self.config.history || self.config.continuation_history {
+                let cont = self.frames[ply].cont;
+                r -= self.quiet_score(side.index(), G::history_index(m), cont, ply)
+                    / HISTORY_REDUCTION_DIV;
+            }
+            if g.in_check() {
+                r -= 1;
+            }
+            let r = r.clamp(0, new_depth - 1);
+            if r > 0 {
+                reduced = true;
+                v = self.descend(g, side, new_depth - r, ply, alpha, alpha + 1);
+                full = v > alpha && !self.stopped;
             }
         }
-        if self.config.pvs && !zero_window && searched > 0 {
-            let v = self.child(g, m, depth - 1, ply, alpha, alpha + 1);
-            if v <= alpha || v >= beta || self.stopped {
-                return v;
-            }
+        if full && !zero_window && (reduced || (self.config.pvs && searched > 0)) {
+            v = self.descend(g, side, new_depth, ply, alpha, alpha + 1);
+            full = v > alpha && v < beta && !self.stopped;
+        } else if full && reduced {
+            // A zero-window node: the re-search at full depth is the last.
         }
-        self.child(g, m, depth - 1, ply, alpha, beta)
+        if full {
+            v = self.descend(g, side, new_depth, ply, alpha, beta);
+        }
+        self.path.pop();
+        self.floor = saved_floor;
+        g.unmake(m, undo);
+        v
     }
 
     /// Quiescence search: stand pat, then captures (fail-soft).
@@ -1198,6 +1799,16 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
             }
             keys.swap(i, bi);
             let m = self.bufs[ply][unpack_index(keys[i])];
+            if self.config.delta_pruning {
+                if let Some(gain) = g.capture_value(m) {
+                    if stand + gain + DELTA_MARGIN <= alpha {
+                        continue;
+                    }
+                }
+            }
+            if self.config.exchange_pruning && g.exchange_value(m).is_some_and(|x| x < 0) {
+                continue;
+            }
             let side = g.side();
             let undo = g.make(m);
             self.count_node();
@@ -1223,6 +1834,92 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         }
         best
     }
+}
+
+/// No static evaluation at a ply (in check, or none computed).
+const NO_EVAL: Value = Value::MIN;
+/// No move slot at a ply (a null move, or none made yet).
+const NO_SLOT: u32 = u32::MAX;
+/// The most quiet moves per node whose history a cutoff lowers.
+const MAX_TRIED: usize = 64;
+/// Histories stay within plus or minus this.
+const HISTORY_MAX: i32 = 16_384;
+/// A history score of this much takes one ply off a late move's reduction.
+const HISTORY_REDUCTION_DIV: i32 = 8_192;
+/// Reverse futility: at most this many plies left, this margin per ply.
+const RFP_DEPTH: i32 = 6;
+const RFP_MARGIN: Value = 80;
+/// Futility: at most this many plies left; base and margin per ply.
+const FUTILITY_DEPTH: i32 = 5;
+const FUTILITY_BASE: Value = 60;
+const FUTILITY_MARGIN: Value = 90;
+/// Late move pruning: at most this many plies left.
+const LMP_DEPTH: i32 = 6;
+/// Null move: at least this many plies left; reduction `base + depth / divisor + (eval -
+/// beta) / eval divisor (at most 2)`; verified from this depth on.
+const NULL_MIN_DEPTH: i32 = 3;
+const NULL_BASE_REDUCTION: i32 = 3;
+const NULL_DEPTH_DIVISOR: i32 = 4;
+const NULL_EVAL_DIVISOR: Value = 200;
+const NULL_VERIFY_DEPTH: i32 = 10;
+/// Internal iterative reductions: at least this many plies left.
+const IIR_DEPTH: i32 = 4;
+/// Delta pruning's margin over the captured piece's value.
+const DELTA_MARGIN: Value = 150;
+/// Aspiration windows wider than this become the full window.
+const ASPIRATION_LIMIT: Value = 1_000;
+
+/// What a node's moves need to know about it.
+#[derive(Clone, Copy, Debug)]
+struct NodeKind {
+    pv: bool,
+    in_check: bool,
+    improving: bool,
+}
+
+/// What the search keeps for each ply on its path.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// The static evaluation, or [`NO_EVAL`].
+    eval: Value,
+    /// The side to move (its [`crate::Side`] number).
+    side: u8,
+    /// Whether the move made from this ply is a null move.
+    null: bool,
+    /// The history slot of the move made from this ply, or [`NO_SLOT`].
+    hist: u32,
+    /// Its continuation slot, or [`NO_SLOT`] (also when continuation history is off).
+    cont: u32,
+}
+
+impl Frame {
+    const EMPTY: Frame = Frame {
+        eval: NO_EVAL,
+        side: 0,
+        null: false,
+        hist: NO_SLOT,
+        cont: NO_SLOT,
+    };
+}
+
+/// Moves `entry` towards `±HISTORY_MAX` by `bonus`, less the nearer it is already.
+#[inline]
+fn gravity(entry: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+}
+
+/// Late move reductions by depth and move number: `0.25 + ln(depth) * ln(moves) / 2.25`
+/// plies, rounded down.
+fn reduction_table() -> Box<[[u8; 64]; 64]> {
+    let mut t = Box::new([[0u8; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            let v = 0.25 + (d as f64).ln() * (m as f64).ln() / 2.25;
+            *r = v.clamp(0.0, 60.0) as u8;
+        }
+    }
+    t
 }
 
 /// The stages of a node's move loop.

@@ -81,7 +81,9 @@ pub enum EngineKind {
 }
 
 /// A player as the command line names it: an engine name with optional budget overrides
-/// joined by `@` (`full`, `full@d4`, `nolmr@t200ms`, `random`), or `engine:` and the path of
+/// joined by `@` (`full`, `full@d4`, `nolmr@t200ms`, `random`), a search engine's name may be
+/// followed by `:` and search options by name (`full:null_move=off,aspiration_window=40`,
+/// see `ploy_search::Config::set`), or `engine:` and the path of
 /// an engine program (`engine:target/release/examples/engine@t100ms`).
 ///
 /// ```
@@ -226,8 +228,12 @@ impl FromStr for PlayerSpec {
             });
         }
         let mut parts = text.split('@');
-        let name = parts.next().unwrap_or_default();
-        let engine = match name {
+        let head = parts.next().unwrap_or_default();
+        let (name, settings) = match head.split_once(':') {
+            Some((name, settings)) => (name, Some(settings)),
+            None => (head, None),
+        };
+        let mut engine = match name {
             "full" => EngineKind::Search(Box::default()),
             "noorder" => EngineKind::Search(Box::new(Config {
                 table_bytes: 0,
@@ -251,6 +257,21 @@ impl FromStr for PlayerSpec {
                 ));
             }
         };
+        if let Some(settings) = settings {
+            // `name:option=value,...`: search options by name (ploy_search::Config::set).
+            let EngineKind::Search(config) = &mut engine else {
+                return Err(format!(
+                    "`{}`: the random player takes no search options",
+                    excerpt(text, 40)
+                ));
+            };
+            for setting in settings.split(',').filter(|s| !s.is_empty()) {
+                let (key, value) = setting.split_once('=').unwrap_or((setting, "on"));
+                config
+                    .set(key, value)
+                    .map_err(|e| format!("`{}`: {e}", excerpt(text, 40)))?;
+            }
+        }
         let mut budget = None;
         for part in parts {
             budget = Some(parse_override(part).ok_or_else(|| {
@@ -474,9 +495,17 @@ mod tests {
             "random@d2",
             "engine:",
             "engine:@d4",
+            "full:nonsense=1",
+            "full:null_move=maybe",
+            "random:null_move",
         ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
+        let s: PlayerSpec = "nolmr:null_move,aspiration_window=40@n500".parse().unwrap();
+        assert!(
+            matches!(s.engine(), EngineKind::Search(c) if c.null_move && c.aspiration_window == 40 && !c.late_move_reductions)
+        );
+        assert_eq!(s.budget(), Some(Budget::Nodes(500)));
         let s: PlayerSpec = "nolmr@d3@t250".parse().unwrap();
         assert_eq!(
             s.budget(),

@@ -318,16 +318,41 @@ pub fn exact_configs(quiescence: Option<u8>) -> Vec<(&'static str, Config)> {
     let q = |mut c: Config| {
         c.quiescence = quiescence.is_some();
         c.max_quiescence = quiescence.unwrap_or(0);
-        c.late_move_reductions = false;
-        c
+        c.without_selectivity()
     };
     let base = Config {
+        driver: ploy_search::Driver::Mtdf,
         table_bytes: 1 << 16,
         eval_cache_bytes: 1 << 12,
+        counter_moves: true,
+        continuation_history: true,
         ..Config::default()
     };
     vec![
         ("mtdf", q(base.clone())),
+        (
+            "mtdf-capped",
+            q(Config {
+                mtdf_max_passes: 2,
+                ..base.clone()
+            }),
+        ),
+        (
+            "default-ordering",
+            q(Config {
+                table_bytes: 1 << 16,
+                eval_cache_bytes: 1 << 12,
+                ..Config::default()
+            }),
+        ),
+        (
+            "alphabeta-aspiration",
+            q(Config {
+                driver: ploy_search::Driver::AlphaBeta,
+                aspiration_window: 1,
+                ..base.clone()
+            }),
+        ),
         (
             "mtdf-tiny-table",
             q(Config {
@@ -353,6 +378,7 @@ pub fn exact_configs(quiescence: Option<u8>) -> Vec<(&'static str, Config)> {
             "alphabeta-pvs",
             q(Config {
                 driver: ploy_search::Driver::AlphaBeta,
+                aspiration_window: 0,
                 ..base.clone()
             }),
         ),
