@@ -2,7 +2,7 @@
 //! (a signature that changes only when the search changes) and the speed.
 //!
 //! ```text
-//! cargo run --release --example bench [-- --depth N] [--alphabeta] [--no-pvs] [--no-lmr]
+//! cargo run --release --example bench [-- --depth N] [--alphabeta | --mtdf] [--no-pvs] [--no-lmr]
 //!     [--previous-guess] [--verbose] [--json] [--overrun SEARCHES LIMIT]
 //! ```
 //!

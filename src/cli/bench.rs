@@ -38,16 +38,22 @@ pub struct BenchArgs {
     /// Search each position this many plies deep.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: u32,
-    /// Plain alpha-beta (with PVS) instead of MTD(f) at the root.
-    #[arg(long)]
+    /// The alpha-beta driver (principal variation search in aspiration windows): the
+    /// default since the selective search; kept so that older scripts still run.
+    #[arg(long, conflicts_with = "mtdf")]
     pub alphabeta: bool,
+    /// The MTD(f) driver (zero-window searches from a first guess) instead of the default
+    /// alpha-beta driver.
+    #[arg(long)]
+    pub mtdf: bool,
     /// No principal variation search in the alpha-beta driver.
     #[arg(long)]
     pub no_pvs: bool,
     /// No late move reductions.
     #[arg(long)]
     pub no_lmr: bool,
-    /// MTD(f)'s first guess from the previous iteration (not the one two plies back).
+    /// The first guess (MTD(f)) or the first window's centre (alpha-beta) from the previous
+    /// iteration (not the one two plies back).
     #[arg(long)]
     pub previous_guess: bool,
     /// Search threads (Lazy SMP; 1, the default, is deterministic). With more, the node
@@ -77,6 +83,9 @@ impl BenchArgs {
         };
         if self.alphabeta {
             config.driver = Driver::AlphaBeta;
+        }
+        if self.mtdf {
+            config.driver = Driver::Mtdf;
         }
         if self.no_lmr {
             config.late_move_reductions = false;
