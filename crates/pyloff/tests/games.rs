@@ -246,3 +246,38 @@ fn a_cycle_under_a_cap_is_decided_by_the_position_it_reaches_at_the_cap() {
     }
     assert!(checked > 50, "only {checked} cycles");
 }
+
+/// Contempt: the player searched for gets `contempt` more in every evaluation of a
+/// two-player search (whoever is to move), nothing in a paranoid one; an even end stays 0.
+#[test]
+fn contempt_favours_the_player_searched_for() {
+    use ploy_search::{Evaluator, SearchGame};
+    use pyloff::Player;
+    let eval = Evaluation::default();
+    let mut seed = 5;
+    for rules in RuleSet::ALL {
+        let contempt = eval.params(rules).contempt;
+        assert!(contempt > 0);
+        for players in 2..=3 {
+            let options = Options::new(5, players, rules).unwrap();
+            for plies in [0, 7, 20] {
+                seed = mix(seed);
+                let game = random_game(options, seed, plies);
+                let g = SearchPosition::new(game.position().clone());
+                let plain = eval.evaluate(&g);
+                let mover = game.position().to_move();
+                let other = Player::ALL[(mover.index() + 1) % usize::from(players)];
+                let mine = g.clone().with_contempt_for(Some(mover));
+                let theirs = g.clone().with_contempt_for(Some(other));
+                if players == 2 {
+                    assert_eq!(eval.evaluate(&mine), plain + contempt);
+                    assert_eq!(eval.evaluate(&theirs), plain - contempt);
+                    assert_ne!(mine.hash(), g.hash());
+                } else {
+                    assert_eq!(eval.evaluate(&mine), plain);
+                    assert_eq!(mine.hash(), g.hash());
+                }
+            }
+        }
+    }
+}
