@@ -593,6 +593,11 @@ impl Engine {
     }
 
     /// [`Engine::search`], calling `observer` after every completed iteration.
+    ///
+    /// In a two-player game the result's score is on the evaluation's scale: the search
+    /// counts [`EvalParams::contempt`] for the player to move, which is taken off the score
+    /// again (the `observer`'s scores keep it), so an even position scores about 0 and a
+    /// line the search finds drawn scores minus the contempt.
     pub fn search_with(
         &mut self,
         game: &Game,
@@ -608,7 +613,19 @@ impl Engine {
             g
         };
         let history = g.history(game);
-        self.searcher.search(&g, &history, limits, observer)
+        let mut result = self.searcher.search(&g, &history, limits, observer);
+        // Report the evaluation's scale: the contempt moves to the drawn ends, which the
+        // player searched for counts at minus the contempt.
+        let contempt = self
+            .searcher
+            .evaluator()
+            .params(game.position().rules())
+            .contempt;
+        if game.position().players() == 2 && !result.score.is_win() && !result.score.is_loss() {
+            let v = i32::from(result.score.raw()) - contempt;
+            result.score = ploy_search::Score::new(v.clamp(-30_000, 30_000) as i16);
+        }
+        result
     }
 
     /// Searches with a time budget and an external stop flag (for a protocol's `stop`).

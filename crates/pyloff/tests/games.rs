@@ -281,3 +281,24 @@ fn contempt_favours_the_player_searched_for() {
         }
     }
 }
+
+/// The engine's reported score is on the evaluation's scale: at depth 1, where no drawn end
+/// is in sight, it equals a plain search's without contempt.
+#[test]
+fn engine_scores_leave_the_contempt_out() {
+    use pyloff::Engine;
+    let mut seed = 9;
+    for rules in RuleSet::ALL {
+        let options = Options::new(5, 2, rules).unwrap();
+        for plies in [0, 5, 12] {
+            seed = mix(seed);
+            let game = random_game(options, seed, plies);
+            let mut engine = Engine::new();
+            let r = engine.search(&game, &Limits::depth(1));
+            let g = SearchPosition::new(game.position().clone());
+            let mut plain = Searcher::new(Config::default(), Evaluation::default());
+            let p = plain.search(&g, &g.history(&game), &Limits::depth(1), |_| {});
+            assert_eq!(r.score, p.score, "{rules:?} after {plies} moves");
+        }
+    }
+}
