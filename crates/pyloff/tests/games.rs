@@ -168,3 +168,137 @@ fn repetitions_count_only_without_a_cap() {
         ploy_search::SearchGame::hash(&g)
     );
 }
+
+/// Under a move cap, a position that closes a cycle of the game and the search's path is
+/// final for the search, with the result of the cycle played on move by move to the cap.
+#[test]
+fn a_cycle_under_a_cap_is_decided_by_the_position_it_reaches_at_the_cap() {
+    use ploy_search::{SearchGame, Side, Terminal};
+    use pyloff::Outcome;
+    let mut seed = 11;
+    let mut checked = 0;
+    for rules in RuleSet::ALL {
+        for players in 2..=3 {
+            let options = Options::new(2, players, rules).unwrap();
+            for _ in 0..300 {
+                // A random game up to its first repetition.
+                let mut game = Game::new(options);
+                let mut period = None;
+                for _ in 0..60 {
+                    let Some(mv) = random_move(game.position(), &mut seed) else {
+                        break;
+                    };
+                    game.play(mv).unwrap();
+                    let h = game.position().hash();
+                    if let Some(back) = game.history().iter().rev().position(|&x| x == h) {
+                        period = Some(back + 1);
+                        break;
+                    }
+                }
+                let Some(period) = period.filter(|&p| p <= 24) else {
+                    continue;
+                };
+                let moves: Vec<_> = game.moves().iter().map(|&(_, m)| m).collect();
+                let last = *moves.last().unwrap();
+                let mut before = game.clone();
+                before.undo();
+                for extra in 1..=2 * period as u32 {
+                    let cap = game.position().plies() + extra;
+                    // The cycle's moves played on until the cap.
+                    let mut played = game.clone();
+                    let cycle = &moves[moves.len() - period..];
+                    let mut i = 0;
+                    while played.position().plies() < cap && !played.position().is_over() {
+                        played.play(cycle[i % period]).unwrap();
+                        i += 1;
+                    }
+                    let g = SearchPosition::new(before.position().clone())
+                        .with_move_cap(Some(cap))
+                        .with_game_trail(&before);
+                    let mut child = g.clone();
+                    child.make(last);
+                    // Two players: the leader wins; three (paranoid for the player to
+                    // move before the last move): his win alone, a loss if he does not lead.
+                    let expected = match Outcome::from_scores(played.position().scores()) {
+                        Outcome::Draw => Terminal::Draw,
+                        Outcome::Win(w) => match g.root() {
+                            None => Terminal::Win(Side(w.iter().next().unwrap().number() - 1)),
+                            Some(r) if !w.contains(r) => Terminal::Win(Side::SECOND),
+                            Some(_) if w.len() == 1 => Terminal::Win(Side::FIRST),
+                            Some(_) => Terminal::Draw,
+                        },
+                    };
+                    assert_eq!(child.terminal(), Some(expected), "cap {cap}");
+                    // The search's root is not final although it repeats: play goes on.
+                    let root = SearchPosition::new(game.position().clone())
+                        .with_move_cap(Some(cap))
+                        .with_game_trail(&game);
+                    assert_eq!(root.terminal(), None);
+                    // Without the game's trail, or without a cap, no cycle is seen.
+                    let mut plain =
+                        SearchPosition::new(before.position().clone()).with_move_cap(Some(cap));
+                    plain.make(last);
+                    assert_eq!(plain.terminal(), None);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} cycles");
+}
+
+/// Contempt: the player searched for gets `contempt` more in every evaluation of a
+/// two-player search (whoever is to move), nothing in a paranoid one; an even end stays 0.
+#[test]
+fn contempt_favours_the_player_searched_for() {
+    use ploy_search::{Evaluator, SearchGame};
+    use pyloff::Player;
+    let eval = Evaluation::default();
+    let mut seed = 5;
+    for rules in RuleSet::ALL {
+        let contempt = eval.params(rules).contempt;
+        assert!(contempt > 0);
+        for players in 2..=3 {
+            let options = Options::new(5, players, rules).unwrap();
+            for plies in [0, 7, 20] {
+                seed = mix(seed);
+                let game = random_game(options, seed, plies);
+                let g = SearchPosition::new(game.position().clone());
+                let plain = eval.evaluate(&g);
+                let mover = game.position().to_move();
+                let other = Player::ALL[(mover.index() + 1) % usize::from(players)];
+                let mine = g.clone().with_contempt_for(Some(mover));
+                let theirs = g.clone().with_contempt_for(Some(other));
+                if players == 2 {
+                    assert_eq!(eval.evaluate(&mine), plain + contempt);
+                    assert_eq!(eval.evaluate(&theirs), plain - contempt);
+                    assert_ne!(mine.hash(), g.hash());
+                } else {
+                    assert_eq!(eval.evaluate(&mine), plain);
+                    assert_eq!(mine.hash(), g.hash());
+                }
+            }
+        }
+    }
+}
+
+/// The engine's reported score is on the evaluation's scale: at depth 1, where no drawn end
+/// is in sight, it equals a plain search's without contempt.
+#[test]
+fn engine_scores_leave_the_contempt_out() {
+    use pyloff::Engine;
+    let mut seed = 9;
+    for rules in RuleSet::ALL {
+        let options = Options::new(5, 2, rules).unwrap();
+        for plies in [0, 5, 12] {
+            seed = mix(seed);
+            let game = random_game(options, seed, plies);
+            let mut engine = Engine::new();
+            let r = engine.search(&game, &Limits::depth(1));
+            let g = SearchPosition::new(game.position().clone());
+            let mut plain = Searcher::new(Config::default(), Evaluation::default());
+            let p = plain.search(&g, &g.history(&game), &Limits::depth(1), |_| {});
+            assert_eq!(r.score, p.score, "{rules:?} after {plies} moves");
+        }
+    }
+}
