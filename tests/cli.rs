@@ -129,6 +129,9 @@ fn usage_errors_exit_2_without_panic() {
         &["bench", "--overrun", "5"],
         &["bench", "--overrun", "x", "5"],
         &["bench", "--overrun", "5", "soon"],
+        &["bench", "--set", "table_eval"],
+        &["bench", "--set", "no_such_option=1"],
+        &["bench", "--set", "null_move=maybe"],
         &["sheet"],
         &["sheet", "--to-sheet", "--to-record", "-"],
         &["play", "--time", "x"],
@@ -296,6 +299,30 @@ fn bench_json() {
     assert!(v2["nodes"].as_u64().unwrap() >= 24);
     let out = ploy(&["bench", "--depth", "1", "--threads", "2"], "");
     assert!(text(&out.stdout).starts_with("threads 2\nnodes "));
+
+    // `--set` takes a search option by name: the exact search (every selective switch
+    // off) visits more nodes than the default one at the same depth.
+    let exact = json(&[
+        "bench",
+        "--depth",
+        "3",
+        "--set",
+        "late_move_reductions=off",
+        "--set",
+        "null_move=off",
+        "--set",
+        "reverse_futility=off",
+        "--set",
+        "check_extension=off",
+        "--set",
+        "internal_reductions=off",
+        "--json",
+    ]);
+    let default = json(&["bench", "--depth", "3", "--json"]);
+    assert!(
+        exact["nodes"].as_u64() > default["nodes"].as_u64(),
+        "{exact} {default}"
+    );
 
     let v = json(&["bench", "--overrun", "2", "20ms", "--json"]);
     assert_eq!(v["searches"], 2);

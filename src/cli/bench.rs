@@ -61,6 +61,10 @@ pub struct BenchArgs {
     /// and the time to reach the depth is the figure to compare.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=ploy_search::MAX_THREADS as i64))]
     pub threads: u32,
+    /// A search option by its name in `ploy_search::Config` (`NAME=VALUE`, e.g.
+    /// `table_eval=off` or `null_move=off`), after the flags above; repeatable.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
     /// A line per position.
     #[arg(long)]
     pub verbose: bool,
@@ -97,6 +101,24 @@ impl BenchArgs {
             config.pvs = false;
         }
         config
+    }
+
+    /// [`BenchArgs::config`] with the `--set` options applied.
+    ///
+    /// # Errors
+    /// A usage failure for an option that is not `NAME=VALUE` or that
+    /// `ploy_search::Config::set` refuses.
+    pub fn configured(&self) -> Result<Config, Failure> {
+        let mut config = self.config();
+        for item in &self.set {
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| Failure::usage(format!("--set {item}: expected NAME=VALUE")))?;
+            config
+                .set(name.trim(), value.trim())
+                .map_err(|e| Failure::usage(format!("--set {item}: {e}")))?;
+        }
+        Ok(config)
     }
 
     /// `--overrun`'s two values.
@@ -182,7 +204,7 @@ pub fn measure(config: &Config, depth: u32) -> Vec<PositionReport> {
 /// # Errors
 /// A usage [`Failure`] for bad `--overrun` values; a failed write.
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
-    let config = args.config();
+    let config = args.configured()?;
     let mut out = std::io::stdout().lock();
     if let Some((n, limit)) = args.overrun()? {
         return measure_overrun(&config, n, limit, args.json, &mut out);

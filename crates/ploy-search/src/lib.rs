@@ -91,16 +91,21 @@
 //!   search path or in the game history given to [`Searcher::search`] is a draw (0), whatever
 //!   the game's draw rules say, so the engine does not walk in circles. Only positions since
 //!   the last capture are compared (a capture cannot be undone).
-//! - **Table.** [`Table`]: 16-byte entries (full 64-bit key; lower and upper bound, move,
-//!   depth and age packed in 64 bits, both sizes asserted at compile time), four to a
-//!   64-byte bucket, size in bytes (default 16 MiB = 2^20 entries; 128 MiB gives 2^23).
+//! - **Table.** [`Table`]: 16-byte entries (lower and upper bound, move, depth and age
+//!   packed in 64 bits; 48 bits of the key and the node's static evaluation in the other
+//!   64; both sizes asserted at compile time), four to a 64-byte bucket, size in bytes
+//!   (default 16 MiB = 2^20 entries; 128 MiB gives 2^23). The bucket is chosen by the key's
+//!   high bits and the entry checks its low 48, so from 4 MiB on the whole key is checked.
 //!   Entries for the same position and depth merge their bounds, as MTD(f) needs. Replacement
 //!   prefers the same position, then empty slots, then entries of earlier searches, then
 //!   shallow ones. A stored move is checked with [`SearchGame::is_legal`] before it is
-//!   played. Win and loss scores are stored relative to the node. Each slot is two atomic
-//!   words, the data and the key XOR the data, read and written with relaxed atomics (plain
-//!   loads and stores on 64-bit processors), so search threads can share one table without
-//!   locks or `unsafe`, and a probe never returns an entry torn between two writes.
+//!   played. Win and loss scores are stored relative to the node. The static evaluation
+//!   kept in the entry ([`Config::table_eval`]) spares a node met again its evaluation; a
+//!   node that prunes before storing bounds stores its evaluation alone. Each slot is two
+//!   atomic words, the data and the key XOR the data (beside the evaluation), read and
+//!   written with relaxed atomics (plain loads and stores on 64-bit processors), so search
+//!   threads can share one table without locks or `unsafe`, and a probe never returns an
+//!   entry torn between two writes.
 //! - **Drivers.** [`Driver::AlphaBeta`] (default) searches with principal variation search
 //!   ([`Config::pvs`]) inside an aspiration window of [`Config::aspiration_window`] (default
 //!   30) around the score of the iteration two plies back, widened on each failure; it gives

@@ -121,6 +121,13 @@ pub struct Config {
     /// Size in bytes of the evaluation cache (8-byte entries keyed by the position hash);
     /// 0 switches it off.
     pub eval_cache_bytes: usize,
+    /// Keep each node's static evaluation in its transposition table entry (beside the
+    /// bounds; a node that prunes without storing bounds stores its evaluation alone), so
+    /// that a node met again takes it from the table instead of evaluating. It never
+    /// changes a value, only the work per node; the tree changes only where the entries that
+    /// hold just an evaluation take table slots that others would have had.
+    #[cfg_attr(feature = "serde", serde(default = "table_eval_default"))]
+    pub table_eval: bool,
     /// Stop deepening when a forced result within the searched depth is proven (with
     /// selective switches on, only by iterations of at most 2 plies).
     pub stop_at_proven_result: bool,
@@ -139,6 +146,12 @@ pub struct Config {
 #[cfg(feature = "serde")]
 fn one_thread() -> usize {
     1
+}
+
+/// The default of [`Config::table_eval`] when deserialising a configuration without it.
+#[cfg(feature = "serde")]
+fn table_eval_default() -> bool {
+    Config::default().table_eval
 }
 
 impl Default for Config {
@@ -167,6 +180,7 @@ impl Default for Config {
             check_extension: true,
             internal_reductions: true,
             eval_cache_bytes: 1 << 18,
+            table_eval: true,
             stop_at_proven_result: true,
             guess_from_same_parity: true,
             threads: 1,
@@ -227,6 +241,7 @@ impl Config {
             quiescence: false,
             max_quiescence: 0,
             eval_cache_bytes: 1 << 18,
+            table_eval: false,
             stop_at_proven_result: false,
             guess_from_same_parity: true,
             threads: 1,
@@ -303,6 +318,7 @@ impl Config {
             "check_extension" => self.check_extension = flag()?,
             "internal_reductions" => self.internal_reductions = flag()?,
             "eval_cache_bytes" => self.eval_cache_bytes = number!(),
+            "table_eval" => self.table_eval = flag()?,
             "stop_at_proven_result" => self.stop_at_proven_result = flag()?,
             "guess_from_same_parity" => self.guess_from_same_parity = flag()?,
             "threads" => {
@@ -344,6 +360,7 @@ impl Config {
         "check_extension",
         "internal_reductions",
         "eval_cache_bytes",
+        "table_eval",
         "stop_at_proven_result",
         "guess_from_same_parity",
         "threads",
@@ -1289,9 +1306,11 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         let key = g.hash();
         let mut tt_code = NO_MOVE;
         let (mut tt_lower, mut tt_upper) = (-INF, INF);
+        let mut tt_eval = None;
         if self.use_table() {
             if let Some(e) = self.table.probe(key) {
                 tt_code = e.mv;
+                tt_eval = e.eval;
                 tt_lower = if e.lower <= -INF {
                     -INF
                 } else {
@@ -1319,12 +1338,18 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         let side = mover.index();
 
         // The static evaluation, for the selective search only (and never in check, where
-        // it means little); bounds from the table sharpen it.
+        // it means little), from the table if it keeps it; bounds from the table sharpen it.
         let raw_eval = if self.selective && !in_check {
-            self.static_eval(g)
+            match tt_eval {
+                Some(v) if self.config.table_eval => v,
+                _ => self.static_eval(g),
+            }
         } else {
             NO_EVAL
         };
+        // An evaluation the table does not have yet, to be stored with the node.
+        let new_eval = (self.config.table_eval && raw_eval != NO_EVAL && tt_eval.is_none())
+            .then_some(raw_eval);
         self.frames[ply].eval = raw_eval;
         self.frames[ply].side = mover.0;
         let improving = raw_eval != NO_EVAL && ply >= 2 && {
@@ -1347,6 +1372,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
                 && eval < WIN_BOUND
             {
+                self.keep_eval(key, new_eval);
                 return (eval + beta) / 2;
             }
             // Null move: even passing keeps the score above beta.
@@ -1357,6 +1383,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                 && !self.frames[ply - 1].null
             {
                 if let Some(v) = self.null_move(g, depth, ply, beta, eval) {
+                    self.keep_eval(key, new_eval);
                     return v;
                 }
                 if self.stopped {
@@ -1635,9 +1662,20 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                 INF
             };
             self.table
-                .store(key, depth.min(250) as u8, lower, upper, best_code);
+                .store(key, depth.min(250) as u8, lower, upper, best_code, new_eval);
         }
         best
+    }
+
+    /// Stores a node's new static evaluation in the table (a node that returns without
+    /// storing bounds).
+    #[inline]
+    fn keep_eval(&self, key: u64, eval: Option<Value>) {
+        if let Some(v) = eval {
+            if self.use_table() {
+                self.table.store_eval(key, v);
+            }
+        }
     }
 
     /// The null move at `ply` (static evaluation `eval` at least `beta`): `Some` value at

@@ -7,20 +7,23 @@
 //! moves on the usual 64-bit processors: one thread pays nothing for them). Two threads
 //! may write one slot at the same moment, so a reader may see one word of one write and
 //! the other word of another: a *torn* entry. Such an entry is never returned: a slot keeps
-//! its data word and the key XOR the data, and a probe accepts a slot only if the two words
-//! XOR to the probed key. A torn pair of words from two writes for the same key passes only
-//! if both wrote the same data (then it is a whole entry); a pair mixing two keys would have
-//! to match the probed key by chance, as likely as two positions sharing their 64-bit hash
-//! (which the search already tolerates: a stored move is checked for legality before it is
-//! played). No lock, no `unsafe`: a race can lose an update (two threads merging bounds into
-//! one slot), never corrupt one.
+//! its data word and, in the other word, the low 48 bits of the key XOR the data beside the
+//! position's static evaluation (16 bits); a probe accepts a slot only if the two words XOR
+//! to the probed key's low 48 bits. (The bucket is chosen by the key's high bits, so with
+//! 4 MiB or more of table the whole 64-bit key is checked.) A torn pair of words from two
+//! writes for the same key passes only if both wrote the same bounds and move: the data word
+//! is then one write's whole, and the evaluation beside it is the same position's, as every
+//! write of that key stores the same static evaluation. A pair mixing two keys would have to
+//! match the probed key by chance, as likely as two positions sharing their hash (which the
+//! search already tolerates: a stored move is checked for legality before it is played). No
+//! lock, no `unsafe`: a race can lose an update (two threads merging bounds into one slot),
+//! never corrupt one.
 
-#[cfg(test)]
-use crate::score::INF;
-use crate::score::Value;
+use crate::score::{INF, Value};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
-/// One slot: the full 64-bit key XOR the data, and 64 bits of data.
+/// One slot: the key's low 48 bits XOR the data's, with the static evaluation in the top 16
+/// bits; and 64 bits of data.
 ///
 /// Data layout (low to high): lower bound `i16`, upper bound `i16`, move code `u16`
 /// (`0xFFFF` = none), depth + 1 `u8` (0 = empty slot), age `u8`.
@@ -30,18 +33,32 @@ struct Entry {
     data: AtomicU64,
 }
 
+/// The key bits a slot checks.
+const KEY_BITS: u64 = (1 << 48) - 1;
+
+/// The stored evaluation of a slot that has none.
+const NO_EVAL_BITS: u16 = i16::MIN as u16;
+
+/// The key bits a slot checks, of a full key.
+#[inline]
+fn check_key(key: u64) -> u64 {
+    key & KEY_BITS
+}
+
 impl Entry {
-    /// The slot's key and data (the key is only right if the slot is whole: a caller
-    /// compares it with the key it looks for).
+    /// The slot's key (its low 48 bits), data and evaluation bits (the key is only right if
+    /// the slot is whole: a caller compares it with [`check_key`] of the key it looks for).
     #[inline]
-    fn load(&self) -> (u64, u64) {
+    fn load(&self) -> (u64, u64, u16) {
         let data = self.data.load(Relaxed);
-        (self.check.load(Relaxed) ^ data, data)
+        let check = self.check.load(Relaxed);
+        ((check ^ data) & KEY_BITS, data, (check >> 48) as u16)
     }
 
     #[inline]
-    fn store(&self, key: u64, data: u64) {
-        self.check.store(key ^ data, Relaxed);
+    fn store(&self, key: u64, data: u64, eval: u16) {
+        self.check
+            .store(((key ^ data) & KEY_BITS) | u64::from(eval) << 48, Relaxed);
         self.data.store(data, Relaxed);
     }
 }
@@ -70,6 +87,8 @@ pub(crate) struct Probe {
     pub mv: u16,
     /// The depth the bounds are valid for.
     pub depth: u8,
+    /// The position's static evaluation, if stored (relative to the side to move).
+    pub eval: Option<Value>,
 }
 
 #[inline]
@@ -82,14 +101,22 @@ fn pack(lower: Value, upper: Value, mv: u16, depth: u8, age: u8) -> u64 {
 }
 
 #[inline]
-fn unpack(data: u64) -> (Probe, u8) {
+fn unpack(data: u64, eval: u16) -> (Probe, u8) {
     let p = Probe {
         lower: Value::from(data as u16 as i16),
         upper: Value::from((data >> 16) as u16 as i16),
         mv: (data >> 32) as u16,
         depth: ((data >> 48) as u8).wrapping_sub(1),
+        eval: (eval != NO_EVAL_BITS).then_some(Value::from(eval as i16)),
     };
     (p, (data >> 56) as u8)
+}
+
+/// The evaluation bits of an evaluation (`None`: no evaluation); evaluations are within
+/// ±[`EVAL_MAX`](crate::score::EVAL_MAX), so they fit.
+#[inline]
+fn eval_bits(eval: Option<Value>) -> u16 {
+    eval.map_or(NO_EVAL_BITS, |v| v as i16 as u16)
 }
 
 #[inline]
@@ -116,9 +143,9 @@ impl Clone for Table {
             .iter()
             .map(|b| {
                 Bucket(core::array::from_fn(|i| {
-                    let (key, data) = b.0[i].load();
+                    let (key, data, eval) = b.0[i].load();
                     let e = Entry::default();
-                    e.store(key, data);
+                    e.store(key, data, eval);
                     e
                 }))
             })
@@ -163,7 +190,7 @@ impl Table {
     pub fn clear(&self) {
         for b in &self.buckets {
             for e in &b.0 {
-                e.store(0, 0);
+                e.store(0, 0, 0);
             }
         }
         self.age.store(0, Relaxed);
@@ -186,8 +213,8 @@ impl Table {
                     break 'outer;
                 }
                 seen += 1;
-                let (_, data) = e.load();
-                if occupied(data) && unpack(data).1 == age {
+                let (_, data, _) = e.load();
+                if occupied(data) && (data >> 56) as u8 == age {
                     used += 1;
                 }
             }
@@ -204,26 +231,37 @@ impl Table {
     #[inline]
     pub(crate) fn probe(&self, key: u64) -> Option<Probe> {
         let b = &self.buckets[self.index(key)];
+        let k = check_key(key);
         b.0.iter()
             .map(Entry::load)
-            .find(|&(k, data)| k == key && occupied(data))
-            .map(|(_, data)| unpack(data).0)
+            .find(|&(sk, data, _)| sk == k && occupied(data))
+            .map(|(_, data, eval)| unpack(data, eval).0)
     }
 
     /// Stores bounds found by a search to `depth` (relative to the node; `-INF` / `INF` for
-    /// none). Bounds of an entry for the same key and depth are merged; `mv` replaces the
-    /// stored move unless it is [`NO_MOVE`].
+    /// none), and the node's static evaluation if known. Bounds of an entry for the same key
+    /// and depth are merged; `mv` replaces the stored move unless it is [`NO_MOVE`]; an
+    /// evaluation stored before stays when `eval` is `None`.
     #[inline]
-    pub(crate) fn store(&self, key: u64, depth: u8, lower: Value, upper: Value, mv: u16) {
+    pub(crate) fn store(
+        &self,
+        key: u64,
+        depth: u8,
+        lower: Value,
+        upper: Value,
+        mv: u16,
+        eval: Option<Value>,
+    ) {
         let (mut lower, mut upper) = (lower, upper);
         let age = self.age.load(Relaxed);
         let bucket = &self.buckets[self.index(key)];
+        let k = check_key(key);
         // Same key: merge or overwrite.
-        if let Some((e, data)) = bucket.0.iter().find_map(|e| {
-            let (k, data) = e.load();
-            (k == key && occupied(data)).then_some((e, data))
+        if let Some((e, data, old_eval)) = bucket.0.iter().find_map(|e| {
+            let (sk, data, ev) = e.load();
+            (sk == k && occupied(data)).then_some((e, data, ev))
         }) {
-            let (old, _) = unpack(data);
+            let (old, _) = unpack(data, old_eval);
             let keep_mv = if mv == NO_MOVE { old.mv } else { mv };
             if old.depth == depth {
                 let l = lower.max(old.lower);
@@ -233,29 +271,61 @@ impl Table {
                     upper = u;
                 }
             }
-            e.store(key, pack(lower, upper, keep_mv, depth, age));
+            let ev = if eval.is_some() {
+                eval_bits(eval)
+            } else {
+                old_eval
+            };
+            e.store(key, pack(lower, upper, keep_mv, depth, age), ev);
             return;
         }
-        // Otherwise replace the least valuable slot: empty first, then old, then shallow.
-        let victim = bucket
+        let victim = self.victim(bucket, age);
+        victim.store(key, pack(lower, upper, mv, depth, age), eval_bits(eval));
+    }
+
+    /// Stores a node's static evaluation alone: into the entry for `key` if there is one
+    /// (its bounds, move and depth stay), else into a new entry without bounds (depth 0,
+    /// the cheapest to replace).
+    #[inline]
+    pub(crate) fn store_eval(&self, key: u64, eval: Value) {
+        let age = self.age.load(Relaxed);
+        let bucket = &self.buckets[self.index(key)];
+        let k = check_key(key);
+        let bits = eval_bits(Some(eval));
+        if let Some((e, data)) = bucket.0.iter().find_map(|e| {
+            let (sk, data, _) = e.load();
+            (sk == k && occupied(data)).then_some((e, data))
+        }) {
+            e.store(key, data, bits);
+            return;
+        }
+        let victim = self.victim(bucket, age);
+        victim.store(key, pack(-INF, INF, NO_MOVE, 0, age), bits);
+    }
+
+    /// The least valuable slot of a bucket: empty first, then old, then shallow.
+    #[inline]
+    fn victim<'a>(&self, bucket: &'a Bucket, age: u8) -> &'a Entry {
+        bucket
             .0
             .iter()
             .min_by_key(|e| {
-                let (_, data) = e.load();
+                let (_, data, _) = e.load();
                 if !occupied(data) {
                     return i32::MIN;
                 }
-                let (p, a) = unpack(data);
-                i32::from(p.depth) - 8 * i32::from(age.wrapping_sub(a))
+                let depth = ((data >> 48) as u8).wrapping_sub(1);
+                let a = (data >> 56) as u8;
+                i32::from(depth) - 8 * i32::from(age.wrapping_sub(a))
             })
-            .expect("a bucket has slots");
-        victim.store(key, pack(lower, upper, mv, depth, age));
+            .expect("a bucket has slots")
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::score::EVAL_MAX;
 
     #[test]
     fn pack_round_trip() {
@@ -264,7 +334,7 @@ mod tests {
             (-5, 7, 1234, 9, 200),
             (31_990, 31_990, 0, 254, 255),
         ] {
-            let (p, age) = unpack(pack(l, u, m, d, a));
+            let (p, age) = unpack(pack(l, u, m, d, a), NO_EVAL_BITS);
             assert_eq!((p.lower, p.upper, p.mv, p.depth, age), (l, u, m, d, a));
         }
     }
@@ -273,12 +343,12 @@ mod tests {
     fn bounds_merge_and_collisions() {
         let t = Table::new(64); // one bucket: every key collides
         assert_eq!(t.entries(), 4);
-        t.store(1, 3, 10, INF, 7); // fail high: lower 10
-        t.store(1, 3, -INF, 10, NO_MOVE); // fail low: upper 10
+        t.store(1, 3, 10, INF, 7, None); // fail high: lower 10
+        t.store(1, 3, -INF, 10, NO_MOVE, None); // fail low: upper 10
         let p = t.probe(1).unwrap();
         assert_eq!((p.lower, p.upper, p.mv, p.depth), (10, 10, 7, 3));
         for k in 2..20 {
-            t.store(k, 1, 0, 0, 1);
+            t.store(k, 1, 0, 0, 1, None);
         }
         assert_eq!(
             t.probe(1).map(|p| p.depth),
@@ -288,10 +358,36 @@ mod tests {
         t.new_search();
         for _ in 0..40 {
             for k in 100..104 {
-                t.store(k, 1, 0, 0, 1);
+                t.store(k, 1, 0, 0, 1, None);
             }
         }
         assert!(t.probe(1).is_none(), "old entries are replaced in time");
+    }
+
+    #[test]
+    fn evaluations_stay_beside_bounds() {
+        let t = Table::new(64);
+        t.store_eval(5, -120);
+        let p = t.probe(5).unwrap();
+        assert_eq!(
+            (p.lower, p.upper, p.mv, p.depth, p.eval),
+            (-INF, INF, NO_MOVE, 0, Some(-120))
+        );
+        // Bounds stored later keep the evaluation; an evaluation stored later keeps the bounds.
+        t.store(5, 4, 30, INF, 9, None);
+        assert_eq!(
+            t.probe(5).map(|p| (p.lower, p.eval)),
+            Some((30, Some(-120)))
+        );
+        t.store_eval(5, 77);
+        let p = t.probe(5).unwrap();
+        assert_eq!((p.lower, p.mv, p.depth, p.eval), (30, 9, 4, Some(77)));
+        t.store(6, 2, -INF, 3, 1, None);
+        assert_eq!(t.probe(6).unwrap().eval, None);
+        for v in [-EVAL_MAX, EVAL_MAX, 0] {
+            t.store(7, 1, 0, 0, NO_MOVE, Some(v));
+            assert_eq!(t.probe(7).unwrap().eval, Some(v));
+        }
     }
 
     /// What the stress test stores for `key`: every field a function of the key, so a
@@ -303,6 +399,7 @@ mod tests {
             upper: lower + (key >> 16) as u16 as Value % 500,
             mv: (key >> 32) as u16 & 0x7FFF,
             depth: (key >> 56) as u8 % 64,
+            eval: Some((key >> 8) as u16 as Value % 3000 - 1500),
         }
     }
 
@@ -313,20 +410,20 @@ mod tests {
         let t = Table::new(64);
         let (k1, k2) = (0x1234_5678_9ABC_DEF0, 0x0FED_CBA9_8765_4321);
         let (d1, d2) = (pack(10, 20, 5, 3, 0), pack(-7, 40, 9, 4, 0));
-        t.store(k1, 3, 10, 20, 5);
+        t.store(k1, 3, 10, 20, 5, Some(-33));
         let slot = t.buckets[0]
             .0
             .iter()
-            .find(|e| e.load().0 == k1)
+            .find(|e| e.load().0 == check_key(k1))
             .expect("stored");
-        assert_eq!(slot.load(), (k1, d1));
+        assert_eq!(slot.load(), (check_key(k1), d1, eval_bits(Some(-33))));
         slot.data.store(d2, Relaxed); // k1's check word, k2's data
         assert!(t.probe(k1).is_none() && t.probe(k2).is_none());
-        slot.store(k2, d2);
+        slot.store(k2, d2, eval_bits(Some(12)));
         slot.data.store(d1, Relaxed); // k2's check word, k1's data
         assert!(t.probe(k1).is_none() && t.probe(k2).is_none());
         slot.data.store(d2, Relaxed); // whole again
-        assert_eq!(t.probe(k2).map(|p| p.lower), Some(-7));
+        assert_eq!(t.probe(k2).map(|p| (p.lower, p.eval)), Some((-7, Some(12))));
     }
 
     #[test]
@@ -343,6 +440,7 @@ mod tests {
             .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
             .collect();
         let data_of = |k: u64| pack((k % 1000) as Value, 1000, (k >> 20) as u16, 5, 0);
+        let eval_of = |k: u64| eval_bits(Some((k >> 30) as u16 as Value % 2000 - 1000));
         let rounds: usize = std::env::var("PLOY_TEAR_ROUNDS")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -358,21 +456,26 @@ mod tests {
                     for i in 0..rounds {
                         if t < 2 {
                             let k = keys[(i * (t + 1)) % keys.len()];
-                            slot.store(k, data_of(k));
+                            slot.store(k, data_of(k), eval_of(k));
                         } else {
                             // Every other read as `Entry::load` with a wider gap between
                             // its two loads, so that writes land in it more often.
-                            let (k, d) = if i % 2 == 0 {
+                            let (k, d, ev) = if i % 2 == 0 {
                                 slot.load()
                             } else {
                                 let d = slot.data.load(Relaxed);
                                 for _ in 0..20 {
                                     std::hint::spin_loop();
                                 }
-                                (slot.check.load(Relaxed) ^ d, d)
+                                let c = slot.check.load(Relaxed);
+                                ((c ^ d) & KEY_BITS, d, (c >> 48) as u16)
                             };
-                            if keys.contains(&k) {
-                                assert_eq!(d, data_of(k), "torn entry for {k:#x}");
+                            if let Some(&key) = keys.iter().find(|&&key| check_key(key) == k) {
+                                assert_eq!(
+                                    (d, ev),
+                                    (data_of(key), eval_of(key)),
+                                    "torn entry for {key:#x}"
+                                );
                                 w += 1;
                             } else if (k, d) != (0, 0) {
                                 x += 1;
@@ -417,9 +520,19 @@ mod tests {
                         let key = keys[r as usize % keys.len()];
                         if t % 2 == 0 {
                             let e = expected(key);
-                            table.store(key, e.depth, e.lower, e.upper, e.mv);
+                            if i % 7 == 0 {
+                                table.store_eval(key, e.eval.expect("an evaluation"));
+                            } else {
+                                table.store(key, e.depth, e.lower, e.upper, e.mv, e.eval);
+                            }
                         } else if let Some(p) = table.probe(key) {
-                            assert_eq!(p, expected(key), "torn entry for key {key:#x}");
+                            // An entry made by `store_eval` has no bounds yet.
+                            let e = expected(key);
+                            if p.depth == 0 && p.lower == -INF && p.upper == INF {
+                                assert_eq!(p.eval, e.eval, "torn entry for key {key:#x}");
+                            } else {
+                                assert_eq!(p, e, "torn entry for key {key:#x}");
+                            }
                             found += 1;
                         }
                         if i % 5000 == 0 {

@@ -191,6 +191,40 @@ fn same_budget_same_result() {
     assert_eq!(run(), run());
 }
 
+/// The static evaluation kept in the table (`Config::table_eval`) saves work only, as long
+/// as the table has room: one searcher running a sequence of searches (so that later ones
+/// meet the earlier ones' entries) plays the same moves, scores and node counts with it and
+/// without it, with the selective search on (where the evaluation is used). (In a full
+/// table, the entries that keep only an evaluation take slots that other entries would
+/// have had, so the trees may differ there.)
+#[test]
+fn table_evaluation_changes_nothing_but_the_work() {
+    let positions: Vec<EvalPosition> = ploy_search::bench_positions()
+        .into_iter()
+        .take(8)
+        .map(EvalPosition::new)
+        .collect();
+    for table_bytes in [Config::default().table_bytes, 1 << 20] {
+        let run = |table_eval: bool| {
+            let config = Config {
+                table_eval,
+                table_bytes,
+                ..Config::default()
+            };
+            assert!(config.is_selective());
+            let mut s = Searcher::new(config, Evaluation::default());
+            positions
+                .iter()
+                .map(|pos| {
+                    let r = s.search(pos, &[], &Limits::depth(6), |_| {});
+                    (r.best_move, r.score, r.depth, r.nodes, r.pv)
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(run(true), run(false), "table of {table_bytes} bytes");
+    }
+}
+
 #[test]
 fn stop_flag_is_honoured() {
     // Raised before the search: not even the first iteration completes, yet a legal move
