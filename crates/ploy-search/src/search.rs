@@ -177,7 +177,7 @@ impl Default for Config {
             late_move_pruning: false,
             delta_pruning: false,
             exchange_pruning: false,
-            check_extension: true,
+            check_extension: false,
             internal_reductions: true,
             eval_cache_bytes: 1 << 18,
             table_eval: true,
