@@ -104,13 +104,13 @@ fn direction<const D: usize>(board: &Board, i: &Inputs) -> [u128; 3] {
     [f & i.movers & n1, f & i.ranged & n2, f & i.lances & n3]
 }
 
-/// The inputs for `movers`, who may not end on `friends`.
+/// The inputs for `movers`, who may not end on `friends`, with the squares `occupied`.
 #[inline(always)]
-fn inputs(board: &Board, movers: u128, friends: u128) -> Inputs {
+fn inputs(board: &Board, movers: u128, friends: u128, occupied: u128) -> Inputs {
     let lances = movers & board.by_kind(PieceKind::Lance).0;
     let ranged = lances | (movers & board.by_kind(PieceKind::Probe).0);
     let notf = FULL & !friends;
-    let empty = FULL & !board.occupied().0;
+    let empty = FULL & !occupied;
     Inputs {
         movers,
         ranged,
@@ -123,7 +123,7 @@ fn inputs(board: &Board, movers: u128, friends: u128) -> Inputs {
 /// The legal motion sets of the pieces in `movers` (who may not end on `friends`).
 #[inline(always)]
 fn motion_sets(board: &Board, movers: u128, friends: u128) -> MotionSets {
-    let i = inputs(board, movers, friends);
+    let i = inputs(board, movers, friends, board.occupied().0);
     [
         direction::<0>(board, &i),
         direction::<1>(board, &i),
@@ -253,10 +253,18 @@ fn weighted_count(p: &[u128; 4]) -> u32 {
     (lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
 }
 
-/// The number of motion moves of `movers`, who may not end on `friends`, under `rotation`.
+/// The number of motion moves of `movers`, who may not end on `friends`, under `rotation`,
+/// with the squares `occupied` (the board's own, or those after a move that changed
+/// nothing else the movers' moves depend on: see `Position::count_moves_after`).
 #[inline]
-pub(crate) fn count_motion(board: &Board, movers: u128, friends: u128, rotation: Rotation) -> u32 {
-    let mut p = count_planes(board, &inputs(board, movers, friends));
+pub(crate) fn count_motion(
+    board: &Board,
+    movers: u128,
+    friends: u128,
+    occupied: u128,
+    rotation: Rotation,
+) -> u32 {
+    let mut p = count_planes(board, &inputs(board, movers, friends, occupied));
     let shields = p[0] & board.by_kind(PieceKind::Shield).0;
     weigh_shields(&mut p, shields, rotation);
     weighted_count(&p)

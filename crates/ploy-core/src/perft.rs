@@ -5,7 +5,11 @@ use crate::{Move, Position};
 /// The number of move sequences of length `depth` from `pos` (leaf nodes of the game tree;
 /// a decided position has no moves, so its subtree ends there).
 ///
-/// The last ply is counted in bulk with [`Position::count_legal_moves`].
+/// The last ply is counted in bulk with [`Position::count_legal_moves`]; in a two-player
+/// game, after a move that captures nothing, without even making that move (it changes
+/// nothing the opponent's moves depend on but the occupied squares, so his moves are
+/// counted on the board as it is with the occupancy the move leaves). No position is
+/// stored or looked up: every count is computed.
 ///
 /// ```
 /// use ploy_core::{perft, Position};
@@ -28,9 +32,7 @@ fn inner(pos: &mut Position, depth: u32) -> u64 {
     let mut n = 0;
     if depth == 2 {
         for &mv in moves.iter() {
-            let undo = pos.make_move(mv);
-            n += pos.count_moves() as u64;
-            pos.unmake_move(mv, undo);
+            n += pos.count_moves_after(mv) as u64;
         }
         return n;
     }

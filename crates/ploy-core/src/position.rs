@@ -842,7 +842,8 @@ impl Position {
         }
         let (movers, friends) = self.side_sets();
         let rotation = self.rules.rotation;
-        let motion = movegen::count_motion(&self.board, movers.0, friends.0, rotation);
+        let occupied = self.board.occupied().0;
+        let motion = movegen::count_motion(&self.board, movers.0, friends.0, occupied, rotation);
         let turns = if self.variant == Variant::TwoPlayer {
             self.turn_moves(self.state.turn(), rotation)
         } else {
@@ -854,6 +855,36 @@ impl Position {
                 .sum()
         };
         (motion + turns) as usize
+    }
+
+    /// The number of legal moves after `mv` (legal here), as [`Position::count_moves`]
+    /// would give after making it. In a two-player game a move that captures nothing
+    /// changes nothing the opponent's moves depend on but which squares are occupied (his
+    /// pieces, their flags and kinds stay, and only a capture can decide the game), so his
+    /// moves are counted on the board as it is with the occupancy the move leaves; any
+    /// other move is made, counted after and unmade. (perft's last two plies.)
+    #[inline(always)]
+    pub(crate) fn count_moves_after(&mut self, mv: Move) -> usize {
+        if self.variant == Variant::TwoPlayer {
+            let (from, to) = (mv.from(), mv.to());
+            let occupied = self.board.occupied();
+            if from == to || !occupied.contains(to) {
+                let next = Seat::ALL[self.state.turn().index() ^ 1];
+                let own = self.board.by_colour(next).0;
+                let after = if from == to {
+                    occupied.0
+                } else {
+                    occupied.0 ^ (Bitboard::from_square(from) | Bitboard::from_square(to)).0
+                };
+                let rotation = self.rules.rotation;
+                let motion = movegen::count_motion(&self.board, own, own, after, rotation);
+                return (motion + self.turn_moves(next, rotation)) as usize;
+            }
+        }
+        let undo = self.make_move(mv);
+        let n = self.count_moves();
+        self.unmake_move(mv, undo);
+        n
     }
 
     /// The direction moves of the pieces of `colour`.

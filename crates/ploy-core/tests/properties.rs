@@ -242,6 +242,13 @@ fn check_all(pos: &Position, exhaustive: bool, rng: &mut SplitMix) -> BTreeSet<M
     for &mv in &legal {
         check_make_unmake(&mut p, mv);
     }
+    // perft counts its last ply after a non-capture without making the move: the same
+    // count as making every move down to the leaves.
+    assert_eq!(
+        ploy_core::perft(pos, 2),
+        ploy_core::perft_full(pos, 2),
+        "perft 2 in {pos:?}"
+    );
     legal
 }
 
