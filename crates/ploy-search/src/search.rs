@@ -112,7 +112,8 @@ pub struct Config {
     /// evaluation ([`SearchGame::exchange_value`]).
     pub exchange_pruning: bool,
     /// Selective: search one ply deeper where the side to move is in check
-    /// ([`SearchGame::in_check`]: in Ploy, its commander is attacked).
+    /// ([`SearchGame::in_check`]: in Ploy, its commander is attacked). Off by default: it
+    /// showed no gain in its match (see the crate docs).
     pub check_extension: bool,
     /// Selective: internal iterative reductions. A node deep enough to matter but without a
     /// move from the table is searched one ply shallower (it is probably not on the
