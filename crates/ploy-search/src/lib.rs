@@ -191,11 +191,14 @@
 //!   protocol, 50 openings of 4 random plies with colours swapped, 100 ms a move,
 //!   repetition draws on, no no-capture limit, draw at 400 plies: 100 games, 64 wins, 14
 //!   draws, 22 losses, 71.0 %, +156 Elo (95 %: +81 to +230) (a build before the tuned
-//!   evaluation weights). The final build of this work (selective search, tuned weights,
-//!   set-wise move generation) in the same match, 2026-11-24: 100 games, 80 wins, 5 draws,
-//!   15 losses, 82.5 %, +269 Elo (95 %: +181 to +358); command: `ploy match --a
-//!   engine:NEW --b engine:OLD --games 100 --opening-plies 4 --time 100ms
-//!   --no-capture-limit 0 --ply-cap 400 --seed 12`.
+//!   evaluation weights). A build with the tuned weights and set-wise move generation
+//!   (check extension still on) in the same match, 2026-11-24: 100 games, 80 wins, 5
+//!   draws, 15 losses, 82.5 %, +269 Elo (95 %: +181 to +358). The final configuration
+//!   above (check extension off, evaluation kept in the table), 2026-11-25, one game at a
+//!   time: 100 games, 76 wins, 4 draws, 20 losses, 78.0 %, +220 Elo (95 %: +138 to +301);
+//!   it used 73 ms and 197 k nodes a move, the old build 83 ms and 210 k. Command: `ploy
+//!   match --a engine:NEW --b engine:OLD --games 100 --opening-plies 4 --time 100ms
+//!   --no-capture-limit 0 --ply-cap 400 --seed 12 -j 1`.
 //! - **Evaluation cache.** Evaluations are cached by position hash
 //!   ([`Config::eval_cache_bytes`], default 256 KiB, small enough to stay in the L2 cache;
 //!   a larger one measured slower); MTD(f)'s repeated passes meet the same leaves again and
@@ -280,27 +283,31 @@
 //! are reported and returned; the node counts are summed over all threads, and a node
 //! budget bounds that sum. The helpers stop when the main thread does.
 //!
-//! Soundness: the table's slots are pairs of atomic 64-bit words (the data, and the key
-//! XOR the data) read and written with relaxed atomics, so there is no data race and no
-//! `unsafe` (the crate forbids it); a probe takes a slot only when the two words XOR to the
-//! probed key, which rejects a slot torn between two threads' writes (a stress test in
+//! Soundness: the table's slots are pairs of atomic 64-bit words (the data, and the key's
+//! low 48 bits XOR the data's beside the static evaluation) read and written with relaxed
+//! atomics, so there is no data race and no `unsafe` (the crate forbids it); a probe takes
+//! a slot only when the two words XOR to the probed key's bits, which rejects a slot torn
+//! between two threads' writes (a stress test in
 //! `table.rs` checks that four threads hammering one bucket never see one). A race can lose
 //! an update, which costs a little search, never a wrong move: a stored move is still
 //! checked for legality. With one thread (the default) nothing of this runs and the search
 //! stays deterministic: the same position, history and limits give the same result.
 //!
-//! The default stays one thread: it is deterministic, and the match of two threads against
-//! one (both the `engine` program over the engine protocol, `Threads` 2 against 1, 100 ms a
-//! move, 300 games of 4 random opening plies with colours swapped, one game at a time,
-//! repetition draw on, no no-capture limit, a draw at 400 plies; 2026-11-24) ended
-//! 135 wins, 32 draws, 133 losses for two threads: +2 Elo, 95 % interval [-37, +42].
-//! The machine's 2 cores were shared with other matches and builds at the time (load
-//! average 11 to 45), so the second thread rarely had a core of its own: this says nothing
-//! yet about two free cores. (Two threads also used 131 ms a move against 108: a helper
-//! waiting for a core delays the end of the search, which waits for it.) The command:
+//! The default stays one thread, because one thread is deterministic (the same search
+//! every time, which tests, benchmarks and reproducible analysis need); engines and
+//! programs set more with the `Threads` option or `--threads`. What two threads give on a
+//! machine with two free cores, measured 2026-11-25 on a quiet machine: a match of two
+//! threads against one (both the `engine` program over the engine protocol, `Threads` 2
+//! against 1, 100 ms a move, 200 games of 4 random opening plies with colours swapped,
+//! one game at a time, repetition draw on, no no-capture limit, a draw at 400 plies)
+//! ended 104 wins, 33 draws, 63 losses for two threads: 60.2 %, +72 Elo (95 %: +23 to
+//! +121); two threads searched 358 k nodes a move against 205 k, in 76 ms against 74.
+//! Time to depth 10 over the bench positions: 1.98-2.06 s with one thread, 1.40-1.97 s
+//! (median 1.75 s) with two. (An earlier match on a machine overloaded by other jobs,
+//! 2026-11-24, showed nothing: 300 games, +2 Elo, -37 to +42.) The command:
 //! `ploy match --a engine:target/release/examples/engine --a-option Threads=2 --b
-//! engine:target/release/examples/engine --games 300 --sprt 0,10 --opening-plies 4
-//! --time 100ms --no-capture-limit 0 --ply-cap 400 -j 1`.
+//! engine:target/release/examples/engine --games 200 --sprt 0,10 --opening-plies 4
+//! --time 100ms --no-capture-limit 0 --ply-cap 400 --seed 21 -j 1`.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
