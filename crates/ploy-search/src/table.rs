@@ -124,6 +124,17 @@ fn occupied(data: u64) -> bool {
     (data >> 48) as u8 != 0
 }
 
+/// The slot of `bucket` that holds `key` (whole: see the module docs), with its data and
+/// evaluation bits.
+#[inline]
+fn find(bucket: &Bucket, key: u64) -> Option<(&Entry, u64, u16)> {
+    let k = check_key(key);
+    bucket.0.iter().find_map(|e| {
+        let (sk, data, eval) = e.load();
+        (sk == k && occupied(data)).then_some((e, data, eval))
+    })
+}
+
 /// A transposition table of a size given in bytes (rounded down to whole 64-byte buckets of
 /// four 16-byte entries; at least one bucket).
 ///
@@ -230,12 +241,7 @@ impl Table {
     /// The entry for `key`, if stored (and whole: see the module docs).
     #[inline]
     pub(crate) fn probe(&self, key: u64) -> Option<Probe> {
-        let b = &self.buckets[self.index(key)];
-        let k = check_key(key);
-        b.0.iter()
-            .map(Entry::load)
-            .find(|&(sk, data, _)| sk == k && occupied(data))
-            .map(|(_, data, eval)| unpack(data, eval).0)
+        find(&self.buckets[self.index(key)], key).map(|(_, data, eval)| unpack(data, eval).0)
     }
 
     /// Stores bounds found by a search to `depth` (relative to the node; `-INF` / `INF` for
@@ -255,12 +261,8 @@ impl Table {
         let (mut lower, mut upper) = (lower, upper);
         let age = self.age.load(Relaxed);
         let bucket = &self.buckets[self.index(key)];
-        let k = check_key(key);
         // Same key: merge or overwrite.
-        if let Some((e, data, old_eval)) = bucket.0.iter().find_map(|e| {
-            let (sk, data, ev) = e.load();
-            (sk == k && occupied(data)).then_some((e, data, ev))
-        }) {
+        if let Some((e, data, old_eval)) = find(bucket, key) {
             let (old, _) = unpack(data, old_eval);
             let keep_mv = if mv == NO_MOVE { old.mv } else { mv };
             if old.depth == depth {
@@ -290,12 +292,8 @@ impl Table {
     pub(crate) fn store_eval(&self, key: u64, eval: Value) {
         let age = self.age.load(Relaxed);
         let bucket = &self.buckets[self.index(key)];
-        let k = check_key(key);
         let bits = eval_bits(Some(eval));
-        if let Some((e, data)) = bucket.0.iter().find_map(|e| {
-            let (sk, data, _) = e.load();
-            (sk == k && occupied(data)).then_some((e, data))
-        }) {
+        if let Some((e, data, _)) = find(bucket, key) {
             e.store(key, data, bits);
             return;
         }
