@@ -2,7 +2,8 @@
 //! position to a fixed depth, and the evaluation.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use ploy_search::{Config, EvalPosition, Evaluation, Evaluator, Limits, Searcher, bench_positions};
+use ploy_engine::{EvalPosition, Evaluation, bench_positions};
+use ploy_search::{Config, Evaluator, Limits, Searcher};
 use std::hint::black_box;
 
 fn config() -> Config {

@@ -6,7 +6,7 @@
 //! ```
 //!
 //! The protocol is documented in `docs/PROTOCOL.md`; the logic is
-//! [`ploy::engine::run_protocol`]. A short session:
+//! [`ploy::protocol::run_protocol`]. A short session:
 //!
 //! ```text
 //! position startpos moves e3-e4-0

@@ -8,7 +8,8 @@
 #![doc = "[rules]: crate::docs::rules\n[notation]: crate::docs::notation\n\
           [protocol]: crate::docs::protocol\n[speed]: crate::docs::speed\n\
           [server]: crate::docs::server\n[pyloff]: crate::docs::pyloff\n\
-          [pente]: crate::docs::pente\n[readme]: crate"]
+          [pente]: crate::docs::pente\n[search-tuning]: crate::docs::search_tuning\n\
+          [readme]: crate"]
 #![doc = include_str!("../docs/README.md")]
 
 pub mod rules {
@@ -46,4 +47,9 @@ pub mod pyloff {
 pub mod pente {
     #![doc = "[index]: crate::docs\n[readme]: crate"]
     #![doc = include_str!("../docs/pente.md")]
+}
+
+pub mod search_tuning {
+    #![doc = "[index]: crate::docs\n[speed]: crate::docs::speed\n[readme]: crate"]
+    #![doc = include_str!("../docs/search-tuning.md")]
 }

@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub use ploy_core as core;
+pub use ploy_engine as engine;
 pub use ploy_notation as notation;
 pub use ploy_search as search;
 pub use ploy_sheet as sheet;
@@ -17,5 +18,5 @@ pub use ploy_sheet as sheet;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod docs;
-pub mod engine;
 pub mod play;
+pub mod protocol;

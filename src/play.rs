@@ -60,7 +60,7 @@
 //! - **Scores** always say whose view they are: `+35 for Green` (two players), `for Green
 //!   and Yellow` (partnership), `for Green against all, share 31%` (free-for-all: the
 //!   paranoid search's score of the mover against all the others, and the mover's expected
-//!   share of the win, [`ploy_search::win_share`]).
+//!   share of the win, [`ploy_engine::win_share`]).
 //! - **Saving** never replaces a file that holds another game (or anything that is not a
 //!   game) unless told `force`; a file holding an earlier state of the same game (the same
 //!   start, its moves a beginning of this game's) is replaced without asking. The new text
@@ -86,7 +86,8 @@ use ploy_notation::{AlgebraicMove, ParseMoveError, PositionString, ReadMoveError
 use ploy_search::{Info, Limits, Score, SearchResult};
 use ploy_sheet::{ResultText, SavedGame};
 
-use crate::engine::{Engine, variant_name};
+use crate::protocol::variant_name;
+use ploy_engine::Engine;
 
 /// The most `load` (and `--load`) reads of a file, in bytes: 16 MiB, far more than any
 /// game needs (a record takes about 10 bytes a move). A longer file, or an endless one such
@@ -94,12 +95,12 @@ use crate::engine::{Engine, variant_name};
 pub const MAX_FILE_BYTES: u64 = ploy_sheet::MAX_BYTES;
 
 /// The engine declines a draw offer when its search gives its side at least this score
-/// (the value of a shield, the smallest piece: [`ploy_search::EvalParams`]' material) or
+/// (the value of a shield, the smallest piece: [`ploy_engine::EvalParams`]' material) or
 /// a forced win; it accepts otherwise.
 pub const DRAW_THRESHOLD: i16 = 100;
 
 /// In a free-for-all game the engine declines a draw when its expected share of the win
-/// ([`ploy_search::win_share`]) is at least this part of the way from an equal share
+/// ([`ploy_engine::win_share`]) is at least this part of the way from an equal share
 /// (100 % / players in play) to 100 %: 0.28, the same margin as a score of
 /// [`DRAW_THRESHOLD`] in a game of two sides (50 % to 64 %).
 pub const DRAW_SHARE_MARGIN: f64 = 0.28;
@@ -894,7 +895,7 @@ fn history_text(game: &Game) -> String {
 /// (partnership), his against all the others (free-for-all, the paranoid search).
 ///
 /// In a free-for-all game the mover's expected share of the win follows
-/// ([`ploy_search::win_share`]): `for Green against all, share 31%`. `pos` is the position
+/// ([`ploy_engine::win_share`]): `for Green against all, share 31%`. `pos` is the position
 /// searched, `seat` its mover.
 fn score_label(score: Score, pos: &Position) -> String {
     let seat = pos.mover();
@@ -904,7 +905,7 @@ fn score_label(score: Score, pos: &Position) -> String {
             "{} for {} against all, share {:.0}%",
             score_text(score),
             title(seat),
-            ploy_search::win_share(pos, score)
+            ploy_engine::win_share(pos, score)
         );
     }
     let whose = match variant {
@@ -962,7 +963,7 @@ enum Undone {
 impl<W: Write> Session<W> {
     fn new(out: W, opts: Options) -> Session<W> {
         let game = Game::start(opts.variant, opts.rules);
-        let engine = Engine::new(opts.hash_mb);
+        let engine = Engine::with_hash_mb(opts.hash_mb);
         let players = opts.players;
         let strength = opts.strength;
         let mut s = Session {
@@ -1271,13 +1272,7 @@ impl<W: Write> Session<W> {
         if wrote_live {
             write!(self.out, "\r\x1b[K")?;
         }
-        match result {
-            Err(e) => {
-                self.say(&format!("The engine cannot move here: {e}."))?;
-                Ok(None)
-            }
-            Ok(r) => Ok(r.best_move.map(|m| (m, r))),
-        }
+        Ok(result.best_move.map(|m| (m, result)))
     }
 
     fn engine_move(&mut self) -> io::Result<()> {
@@ -1536,7 +1531,7 @@ impl<W: Write> Session<W> {
             };
             let winning = if variant == Variant::FreeForAll {
                 let equal = 100.0 / f64::from(seen.in_play().count());
-                ploy_search::win_share(&seen, score) >= equal + (100.0 - equal) * DRAW_SHARE_MARGIN
+                ploy_engine::win_share(&seen, score) >= equal + (100.0 - equal) * DRAW_SHARE_MARGIN
             } else {
                 score.is_win() || score.raw() >= DRAW_THRESHOLD
             };
@@ -1576,7 +1571,7 @@ impl<W: Write> Session<W> {
             };
             let game = Game::from_position(p.clone());
             let r = self.engine.search(&game, &limits, |_: &Info<'_, Move>| {});
-            return Ok(r.ok().map(|r| (r.score, p)));
+            return Ok(Some((r.score, p)));
         }
         let r = self
             .engine
@@ -1590,7 +1585,7 @@ impl<W: Write> Session<W> {
             setup.turn = seat;
             Position::from_setup(setup, pos.rules()).unwrap_or(pos.clone())
         };
-        Ok(r.ok().map(|r| {
+        Ok(Some({
             let score = if variant.team(mover).contains(seat) {
                 r.score
             } else {
@@ -1635,7 +1630,7 @@ impl<W: Write> Session<W> {
             if header.players.get(seat).is_none() {
                 let name = match self.players[seat.index()] {
                     Player::Human => "human".to_owned(),
-                    Player::Engine => format!("{} engine", crate::engine::NAME),
+                    Player::Engine => format!("{} engine", crate::protocol::NAME),
                 };
                 header.players.set(seat, Some(name));
             }
@@ -2154,7 +2149,7 @@ pub(crate) fn session(
     let mut s = Session::new(output, options);
     s.say(&format!(
         "Ploy ({}) - type `help` for the commands.",
-        crate::engine::NAME
+        crate::protocol::NAME
     ))?;
     let msg = format!("Rules: {}.", rules_text(&s.game.rules(), s.variant()));
     s.say(&msg)?;

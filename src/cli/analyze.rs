@@ -15,9 +15,10 @@ use std::time::Duration;
 
 use clap::Parser;
 use ploy_core::Rules;
+use ploy_engine::{Evaluation, PloyGame};
 use ploy_notation::UniversityMove;
 use ploy_notation::protocol::read_position_arg;
-use ploy_search::{Config, Evaluation, Limits, MAX_THREADS, PloyGame, Searcher};
+use ploy_search::{Config, Limits, MAX_THREADS, Searcher};
 
 use super::{Failure, RuleArgs, parse_duration};
 

@@ -1,5 +1,5 @@
 //! `ploy bench` and the `bench` example: searches the fixed set of 24 bench positions
-//! (`ploy_search::bench_positions`) to a fixed depth and prints the total node count (a
+//! (`ploy_engine::bench_positions`) to a fixed depth and prints the total node count (a
 //! signature that changes only when the search changes) and the speed.
 //!
 //! Every position gets a fresh searcher (16 MiB table), so the count does not depend on the
@@ -21,10 +21,9 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use ploy_engine::{EvalPosition, Evaluation, bench_positions};
 use ploy_notation::UniversityMove;
-use ploy_search::{
-    Config, Driver, EvalPosition, Evaluation, Limits, SearchGame, Searcher, bench_positions, nps,
-};
+use ploy_search::{Config, Driver, Limits, SearchGame, Searcher, nps};
 use serde_json::json;
 
 use super::output::{rate, thousands};

@@ -1,13 +1,13 @@
 //! `ploy engine` and the `engine` example: the engine protocol (UCI-style, documented in
 //! `docs/PROTOCOL.md`) on standard input and output; the logic is
-//! [`crate::engine::run_protocol`].
+//! [`crate::protocol::run_protocol`].
 
 use std::io::{self, BufReader};
 
 use clap::Parser;
 
 use super::Failure;
-use crate::engine::ProtocolStart;
+use crate::protocol::ProtocolStart;
 use ploy_search::MAX_THREADS;
 
 /// Run the engine protocol (UCI-style) on standard input and output, for GUIs, tournament
@@ -42,6 +42,6 @@ impl Default for EngineArgs {
 pub fn run(args: &EngineArgs) -> Result<(), Failure> {
     let input = BufReader::new(io::stdin());
     let start = ProtocolStart::default().with_threads(args.threads as usize);
-    crate::engine::run_protocol_with(input, io::stdout(), &start)
+    crate::protocol::run_protocol_with(input, io::stdout(), &start)
         .map_err(|e| Failure::failed(format!("cannot read standard input: {e}")))
 }

@@ -160,7 +160,7 @@ pub fn format_duration(d: Duration) -> String {
 /// At most `max` characters of `text`, with `...` when cut: what an error message quotes of
 /// the user's input, however long the input is.
 pub fn excerpt(text: &str, max: usize) -> String {
-    crate::engine::excerpt(text, max)
+    crate::protocol::excerpt(text, max)
 }
 
 /// The rule flags, the same in every subcommand that plays or reads Ploy positions.

@@ -58,23 +58,12 @@ impl<M> MoveBuffer<M> for Vec<M> {
     }
 }
 
-impl MoveBuffer<ploy_core::Move> for ploy_core::MoveList {
-    #[inline]
-    fn clear(&mut self) {
-        ploy_core::MoveList::clear(self);
-    }
-    #[inline]
-    fn push(&mut self, mv: ploy_core::Move) {
-        ploy_core::MoveList::push(self, mv);
-    }
-}
-
 /// The most moves a position may offer the search (the search keeps per-node scratch arrays
-/// of this size on the stack). Ploy's bound is [`ploy_core::MAX_MOVES`].
+/// of this size on the stack).
 pub const MAX_MOVES: usize = 512;
 
-/// A two-sided, perfect-information game the search can play: ploy-core's
-/// [`ploy_core::Position`] implements it, and so do the toy games of the test suite.
+/// A two-sided, perfect-information game the search can play: ploy-engine's Ploy positions,
+/// Pente and Pyloff implement it, and so do the toy games of the test suite.
 ///
 /// The side to move need not alternate: a partnership game in which one team moves twice in
 /// a row (a player absorbed his partner) is searched correctly, because the search compares

@@ -491,8 +491,8 @@ impl<M> SearchOptions<M> {
 
 /// The answer of a search.
 ///
-/// With the `serde` feature it is `Serialize`/`Deserialize` when its move type is: for Ploy
-/// the moves travel as their university move strings (`"c8-c6-0"`), the time as seconds and
+/// With the `serde` feature it is `Serialize`/`Deserialize` when its move type is (Ploy's
+/// moves travel as their university move strings, `"c8-c6-0"`), the time as seconds and
 /// nanoseconds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -519,7 +519,7 @@ pub struct SearchResult<M> {
 /// [`Searcher::clear`] to forget them); a fresh searcher given the same position and a depth
 /// or node budget always gives the same result.
 ///
-/// A searcher is [`Send`] when its evaluator and the game's moves are (for Ploy,
+/// A searcher is [`Send`] when its evaluator and the game's moves are (ploy-engine's
 /// `Searcher<PloyGame, Evaluation>` is): it may be moved to a search thread. Its clock is a
 /// `Clock + Send` for that reason. It is not `Sync`-shared: one search at a time.
 pub struct Searcher<G: SearchGame, E> {
@@ -710,22 +710,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
     ///
     /// The result is that of the best line.
     ///
-    /// ```
-    /// use ploy_core::Position;
-    /// use ploy_search::{Config, EvalPosition, Evaluation, Limits, SearchOptions, Searcher};
-    ///
-    /// let pos = EvalPosition::new(Position::new());
-    /// let mut searcher = Searcher::new(Config::default(), Evaluation::default());
-    /// let mut lines = Vec::new();
-    /// let options = SearchOptions::default().with_lines(3);
-    /// let r = searcher.search_with(&pos, &[], &Limits::depth(2), &options, |info| {
-    ///     lines.push((info.depth, info.multipv, info.best_move));
-    /// });
-    /// assert_eq!(lines.len(), 6);
-    /// assert_eq!(lines[3], (2, Some(1), r.best_move));
-    /// // Three different moves at each depth.
-    /// assert!(lines[3].2 != lines[4].2 && lines[4].2 != lines[5].2 && lines[3].2 != lines[5].2);
-    /// ```
+    /// (ploy-engine's `Engine::search_with` has an example with three lines.)
     pub fn search_with(
         &mut self,
         pos: &G,

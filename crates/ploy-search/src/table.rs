@@ -502,7 +502,7 @@ mod tests {
         let table = Table::new(64);
         let mut state = 7;
         let keys: Vec<u64> = (0..64)
-            .map(|_| crate::positions::splitmix64(&mut state))
+            .map(|_| crate::rng::splitmix64(&mut state))
             .collect();
         let hits = AtomicU64::new(0);
         const THREADS: u64 = 4;
@@ -514,7 +514,7 @@ mod tests {
                     let mut state = t;
                     let mut found = 0;
                     for i in 0..OPS {
-                        let r = crate::positions::splitmix64(&mut state);
+                        let r = crate::rng::splitmix64(&mut state);
                         let key = keys[r as usize % keys.len()];
                         if t % 2 == 0 {
                             let e = expected(key);

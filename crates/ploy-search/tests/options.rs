@@ -6,13 +6,10 @@ mod common;
 
 use common::*;
 use ploy_search::{
-    Clock, Config, EvalPosition, Evaluation, Evaluator, Limits, MoveBuffer, SearchGame,
-    SearchOptions, Searcher, Side, Terminal, negamax,
+    Config, Evaluator, Limits, MoveBuffer, SearchGame, SearchOptions, Searcher, Side, Terminal,
+    negamax,
 };
 use proptest::prelude::*;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
 
 /// `G` whose root offers only the moves in `allowed` (codes); deeper nodes are unchanged.
 #[derive(Clone, Debug)]
@@ -190,16 +187,6 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
-
-    #[test]
-    fn ploy_positions(seed in any::<u64>(), plies in 0u32..60, depth in 1u32..=2, pick in any::<u64>(), lines in 1usize..=3) {
-        let pos = EvalPosition::new(random_playout(seed, plies));
-        check(&pos, &Evaluation::default(), depth, Some(2), pick, lines);
-    }
-}
-
-proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
     /// A mate search finds a forced win within its plies exactly when negamax does.
@@ -231,68 +218,4 @@ proptest! {
             prop_assert_eq!(r.depth, plies.min(depths.len() as u32));
         }
     }
-}
-
-struct FakeClock {
-    nanos: Arc<AtomicU64>,
-    step: u64,
-}
-
-impl Clock for FakeClock {
-    fn now(&self) -> Duration {
-        Duration::from_nanos(self.nanos.fetch_add(self.step, Ordering::Relaxed))
-    }
-}
-
-#[test]
-fn pondering_holds_the_clock_until_the_flag() {
-    let pos = EvalPosition::new(random_playout(7, 10));
-    // Every reading of the clock advances it by 1 ms; the budget is 5 ms.
-    let searcher = || {
-        let mut s = Searcher::new(exact(Some(4)), Evaluation::default());
-        s.set_clock(FakeClock {
-            nanos: Arc::default(),
-            step: 1_000_000,
-        });
-        s
-    };
-    let limits = Limits {
-        depth: Some(4),
-        ..Limits::move_time(Duration::from_millis(5))
-    };
-    // Without pondering the budget cuts the search short.
-    let r = searcher().search(&pos, &[], &limits, |_| {});
-    assert!(r.depth < 4, "{r:?}");
-    // Pondering (the flag down): the clock does not count, the depth is reached.
-    let flag = Arc::new(AtomicBool::new(false));
-    let options = SearchOptions::default().with_ponder(flag.clone());
-    let r = searcher().search_with(&pos, &[], &limits, &options, |_| {});
-    assert_eq!(r.depth, 4);
-    assert!(!r.interrupted);
-    // The flag raised: the budget counts again.
-    flag.store(true, Ordering::Relaxed);
-    let r = searcher().search_with(&pos, &[], &limits, &options, |_| {});
-    assert!(r.depth < 4, "{r:?}");
-}
-
-#[test]
-fn only_the_given_root_moves_even_when_cut_short() {
-    let pos = EvalPosition::new(random_playout(11, 6));
-    let moves = legal(&pos);
-    let only = vec![moves[moves.len() - 1]];
-    let options = SearchOptions::default().with_root_moves(only.clone());
-    let mut s = Searcher::new(Config::default(), Evaluation::default());
-    // No node at all: the fallback move is the allowed one.
-    let r = s.search_with(&pos, &[], &Limits::nodes(0), &options, |_| {});
-    assert_eq!(r.best_move, Some(only[0]));
-    let r = s.search_with(&pos, &[], &Limits::depth(3), &options, |_| {});
-    assert_eq!(r.best_move, Some(only[0]));
-    // An illegal move only: every move is searched.
-    let bogus = SearchOptions::default().with_root_moves(vec![ploy_core::Move::new(
-        ploy_core::Square::from_index(40).unwrap(),
-        ploy_core::Square::from_index(0).unwrap(),
-        0,
-    )]);
-    let r = s.search_with(&pos, &[], &Limits::depth(2), &bogus, |_| {});
-    assert!(r.best_move.is_some_and(|m| moves.contains(&m)));
 }

@@ -6,11 +6,7 @@
 mod common;
 
 use common::*;
-use ploy_core::{Position, Rules, Variant};
-use ploy_search::{
-    Config, Driver, EvalPosition, Evaluation, Evaluator, Limits, PloyGame, Score, SearchGame,
-    Searcher, Terminal,
-};
+use ploy_search::{Config, Driver, Evaluator, Limits, Score, SearchGame, Searcher, Terminal};
 use proptest::prelude::*;
 
 fn configs() -> Vec<(&'static str, Config)> {
@@ -119,74 +115,4 @@ proptest! {
             prop_assert_eq!(leaf_value(&t, &r.pv), i32::from(r.score.raw()), "{:?}", r.pv);
         }
     }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
-
-    #[test]
-    fn ploy_positions(seed in any::<u64>(), plies in 0u32..60, depth in 1u32..=3) {
-        let pos = EvalPosition::new(random_playout(seed, plies));
-        check_lines(&pos, &Evaluation::default(), depth);
-    }
-
-    #[test]
-    fn four_player_positions(seed in any::<u64>(), plies in 0u32..40, ffa in any::<bool>(), depth in 1u32..=3) {
-        let variant = if ffa { Variant::FreeForAll } else { Variant::Partnership };
-        let mut pos = Position::start(variant, Rules::standard());
-        let mut s = seed;
-        for _ in 0..plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            s = mix(s);
-            pos.make_move(moves[(s >> 8) as usize % moves.len()]);
-        }
-        let game = PloyGame::new(pos);
-        check_lines(&game, &Evaluation::default(), depth);
-    }
-}
-
-#[test]
-fn info_lines_say_whose_view_and_share() {
-    let mut s = Searcher::new(Config::default(), Evaluation::default());
-    for (variant, view) in [
-        (Variant::TwoPlayer, "green"),
-        (Variant::FreeForAll, "green"),
-        (Variant::Partnership, "green+yellow"),
-    ] {
-        let g = PloyGame::new(Position::start(variant, Rules::standard()));
-        let mut lines = Vec::new();
-        s.search(&g, &[], &Limits::depth(2), |info| {
-            lines.push(info.to_string())
-        });
-        let prefix = "depth 2 score ";
-        let line = &lines[1];
-        assert!(line.starts_with(prefix), "{line}");
-        assert!(line.contains(&format!(" view {view} share ")), "{line}");
-        let share: u32 = line
-            .split(" share ")
-            .nth(1)
-            .and_then(|rest| rest.split(' ').next())
-            .and_then(|p| p.parse().ok())
-            .expect("a share");
-        match variant {
-            // A quarter each, give or take what the evaluation sees.
-            Variant::FreeForAll => assert!((15..=30).contains(&share), "{line}"),
-            _ => assert!((40..=60).contains(&share), "{line}"),
-        }
-    }
-    // A game without names: no `view`.
-    let t = Tree::new(3, 5, false);
-    let mut s = Searcher::new(Config::default(), |t: &Tree| t.eval());
-    let mut lines = Vec::new();
-    s.search(&t, &[], &Limits::depth(1), |info| {
-        lines.push(info.to_string())
-    });
-    assert!(
-        lines
-            .iter()
-            .all(|l| !l.contains(" view ") && l.contains(" share "))
-    );
 }

@@ -201,7 +201,7 @@ impl GameType for PloyType {
         if !self.players(options).contains(&players) {
             return Err(format!(
                 "a {} game takes {} players",
-                ploy::engine::variant_name(variant),
+                ploy::protocol::variant_name(variant),
                 self.players(options).start()
             ));
         }
@@ -320,7 +320,7 @@ impl GameType for PloyType {
             .map(|c| (c.name().to_owned(), json!(pos.controller(c).name())))
             .collect();
         json!({
-            "variant": ploy::engine::variant_name(variant),
+            "variant": ploy::protocol::variant_name(variant),
             "position": PositionString::from_position(pos).to_string(),
             "turn": pos.turn().name(),
             "mover": pos.mover().name(),
@@ -340,8 +340,8 @@ impl GameType for PloyType {
             return None;
         }
         let limits = budget.limits();
-        let mut engine = Engine::new(BOT_TABLE_MB);
-        let result = engine.search(game, &limits, |_| {}).ok()?;
+        let mut engine = Engine::with_hash_mb(BOT_TABLE_MB);
+        let result = engine.search(game, &limits, |_| {});
         let mv = result
             .best_move
             .filter(|&mv| game.is_legal(mv))

@@ -38,8 +38,9 @@
 use std::fmt;
 
 use ploy_core::{Game, Move, Position, Rules, Variant};
+use ploy_engine::random_line;
 use ploy_notation::{PositionString, UniversityMove, read_algebraic, read_position};
-use ploy_search::{random_line, splitmix64};
+use ploy_search::splitmix64;
 
 use crate::cli::excerpt;
 

@@ -8,7 +8,8 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use ploy_core::{Game, Move, Rules};
-use ploy_search::{Config, Driver, Engine, Limits, MAX_DEPTH, splitmix64};
+use ploy_engine::Engine;
+use ploy_search::{Config, Driver, Limits, MAX_DEPTH, splitmix64};
 
 use super::process::{EngineProcess, ProcessSpec};
 use crate::cli::{excerpt, format_duration, parse_duration};

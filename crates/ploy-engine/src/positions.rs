@@ -1,17 +1,7 @@
 //! Deterministic position sets for benchmarks and matches.
 
-use crate::SearchGame;
 use ploy_core::{Move, Position};
-
-/// One step of SplitMix64: a small, seeded, portable random number generator.
-#[must_use]
-pub fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use ploy_search::splitmix64;
 
 /// The moves of `plies` random moves from `start`, chosen by a generator seeded with `seed`
 /// (fewer if the game ends). With `capture_bias` a capture is preferred one time in three,
@@ -30,7 +20,7 @@ pub fn random_line(start: &Position, seed: u64, plies: u32, capture_bias: bool) 
         let captures: Vec<Move> = moves
             .iter()
             .copied()
-            .filter(|&m| SearchGame::is_capture(&pos, m))
+            .filter(|&m| crate::position::is_capture_in(&pos, m))
             .collect();
         let mv = if capture_bias && !captures.is_empty() && r % 3 == 0 {
             captures[(r >> 8) as usize % captures.len()]

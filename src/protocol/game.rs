@@ -1,136 +1,65 @@
-//! The `Game` option: which game the protocol plays (Ploy, Pente or Pyloff), the games
-//! not chosen now (kept with their options), the other games' engines on the search thread,
-//! and the error for an option of another game.
+//! What every game of the protocol is: [`ProtocolGame`], the `go` request it searches,
+//! and the helpers the games share for their `info` lines and check options.
 
 use std::fmt::Display;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
-use ploy_search::{Info, Score};
+use ploy_search::{Info, Limits, Score};
 
-use super::pente_game::PenteProtocol;
-use super::pyloff_game::PyloffProtocol;
-use super::{Engines as AllEngines, PloyProtocol, ProtocolGame, QUOTE, Session, excerpt};
+use super::{Job, Out, SearchJob};
 
-/// The `uci` line of the `Game` option.
-pub(super) const GAME_OPTION_LINE: &str =
-    "option name Game type combo default ploy var ploy var pente var pyloff";
-
-/// The games, in the order of the `Game` option's values.
-const NAMES: [&str; 3] = ["ploy", "pente", "pyloff"];
-
-/// The option keys of each game (lower case, without spaces and hyphens), in the order of
-/// [`NAMES`]: for the error that names the game an option belongs to.
-const KEYS: [&[&str]; 3] = [
-    &[
-        "multipv",
-        "variant",
-        "rules",
-        "elimination",
-        "rotation",
-        "repetitiondraw",
-        "nocapturelimit",
-        "partnerelimination",
-        "barecommander",
-    ],
-    &["size", "tournamentrule"],
-    &["multipv", "size", "players", "allfreedoms", "cutdown"],
-];
-
-/// The key of an option name: lower case, letters and digits only.
-fn key_of(name: &str) -> String {
-    name.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
+/// What a `go` asks for, whatever the game.
+pub(super) struct GoRequest {
+    pub(super) limits: Limits,
+    /// When the `go` arrived: time budgets count from here.
+    pub(super) received: Instant,
+    /// Lines to search (the `MultiPV` option).
+    pub(super) lines: usize,
+    /// `go mate N`: a forced win within N of the engine's own moves.
+    pub(super) mate: Option<u32>,
+    /// `go ponder`: raised by `ponderhit`.
+    pub(super) ponder: Option<Arc<AtomicBool>>,
+    /// `go searchmoves ...`, as written.
+    pub(super) searchmoves: Vec<String>,
+    /// Whether `bestmove` also names the expected reply (the `Ponder` option).
+    pub(super) ponder_move: bool,
 }
 
-/// The error for option `name` when the current game (`current`) does not have it but
-/// another game does; `None` when no game has it.
-pub(super) fn other_games_option(name: &str, current: &dyn ProtocolGame) -> Option<String> {
-    let key = key_of(name);
-    let owners: Vec<&str> = NAMES
-        .iter()
-        .zip(KEYS)
-        .filter(|(game, keys)| **game != current.name() && keys.contains(&key.as_str()))
-        .map(|(game, _)| *game)
-        .collect();
-    if owners.is_empty() {
-        return None;
+/// One game the protocol can play: Ploy, and with the `cli` feature Pente and Pyloff
+/// (chosen through the `Game` option; see the `games` module). Everything else (the threads, `go`,
+/// `stop`, `ponderhit`, `isready`, the input) is common.
+pub(super) trait ProtocolGame: Send {
+    /// The game's name, as the `Game` option writes it.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
+    fn name(&self) -> &'static str;
+    /// Whether `go` can search several lines (the `MultiPV` option).
+    fn has_multipv(&self) -> bool {
+        true
     }
-    Some(format!(
-        "option `{}` is not an option of {} games (it is one of {}); choose the game first: \
-         `setoption name Game value {}`",
-        excerpt(name, QUOTE),
-        current.name(),
-        owners.join(" and "),
-        owners[0]
-    ))
-}
-
-/// The games not chosen now, each with its options as last set (made when first chosen).
-#[derive(Default)]
-pub(super) struct Parked {
-    games: [Option<Box<dyn ProtocolGame>>; 3],
-}
-
-/// The other games' engines, made on the search thread when first needed (with the table
-/// size of the `Hash` option).
-#[derive(Default)]
-pub(super) struct Engines {
-    pub(super) pente: Option<pente::Engine>,
-    pub(super) pyloff: Option<pyloff::Engine>,
-}
-
-impl AllEngines {
-    /// Pente's engine (full strength), made now if there is none.
-    pub(super) fn pente(&mut self) -> &mut pente::Engine {
-        let mb = self.hash_mb;
-        self.games
-            .pente
-            .get_or_insert_with(|| super::pente_game::new_engine(mb))
+    /// Whether the game's search can use several threads (the `Threads` option).
+    fn has_threads(&self) -> bool {
+        false
     }
-
-    /// Pyloff's engine, made now if there is none.
-    pub(super) fn pyloff(&mut self) -> &mut pyloff::Engine {
-        let mb = self.hash_mb;
-        self.games
-            .pyloff
-            .get_or_insert_with(|| super::pyloff_game::new_engine(mb))
-    }
-}
-
-impl Session {
-    /// `setoption name Game value <game>`: another game becomes the current one, at its
-    /// start position (with its options as last set), its engine's table cleared. Choosing
-    /// the current game changes nothing.
-    pub(super) fn choose_game(&mut self, value: &str) -> Result<(), String> {
-        let wanted = value.trim().to_ascii_lowercase();
-        let Some(index) = NAMES.iter().position(|&n| n == wanted) else {
-            return Err(format!(
-                "option `Game`: bad value `{}`; expected ploy, pente or pyloff",
-                excerpt(value, QUOTE)
-            ));
-        };
-        if self.game.name() == NAMES[index] {
-            return Ok(());
-        }
-        let next: Box<dyn ProtocolGame> = match self.parked.games[index].take() {
-            Some(game) => game,
-            None => match index {
-                0 => Box::new(PloyProtocol::new()),
-                1 => Box::new(PenteProtocol::new()),
-                _ => Box::new(PyloffProtocol::new()),
-            },
-        };
-        let old = std::mem::replace(&mut self.game, next);
-        let old_index = NAMES
-            .iter()
-            .position(|&n| n == old.name())
-            .expect("a game of the list");
-        self.parked.games[old_index] = Some(old);
-        let job = self.game.new_game();
-        self.send(job);
-        Ok(())
-    }
+    /// The `option name ...` lines of this game's options.
+    fn option_lines(&self) -> Vec<String>;
+    /// Sets one of this game's options (`key`: the name in lower case without spaces or
+    /// hyphens). `None` if it is not one of them; an error changes nothing.
+    fn set_option(&mut self, key: &str, name: &str, value: &str) -> Option<Result<(), String>>;
+    /// Work for the search thread that makes the table `mb` MiB.
+    fn set_hash(&mut self, mb: usize) -> Job;
+    /// Starts a new game; returns the work that clears the engine's tables.
+    fn new_game(&mut self) -> Job;
+    /// `position ...` (the words after `position`); an error changes nothing.
+    fn set_position(&mut self, args: &[&str]) -> Result<(), String>;
+    /// The lines `d` writes.
+    fn show(&self) -> Vec<String>;
+    /// The letters of the seats in `wtime`/`btime`-style words, and the letter of the
+    /// player to move.
+    fn clock_letters(&self) -> (&'static [char], char);
+    /// The search for `request`, checked now (an error for bad `searchmoves`).
+    fn search(&self, request: GoRequest, out: Out) -> Result<SearchJob, String>;
 }
 
 /// `true`/`false` (also `yes`/`no`, `on`/`off`, `1`/`0`) of a check option's lower-case

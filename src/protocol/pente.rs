@@ -10,10 +10,10 @@ use std::time::{Duration, Instant};
 use pente::{Analysis, Evaluation, Move, Position, Rules, Size, Strength};
 use ploy_search::{Config, Limits};
 
-use super::games::{info_text, share_percent, yes_no};
-use super::{
-    Engines, GoRequest, Job, Out, ProtocolGame, QUOTE, SearchJob, count_from, excerpt, say,
-};
+use super::game::{GoRequest, ProtocolGame};
+use super::game::{info_text, share_percent, yes_no};
+use super::session::count_from;
+use super::{Engines, Job, Out, QUOTE, SearchJob, excerpt, say};
 
 /// Pente's engine at full strength with a table of `mb` MiB.
 pub(super) fn new_engine(mb: usize) -> pente::Engine {

@@ -13,9 +13,8 @@ use ploy_core::{
     BareCommander, Elimination, Move, PartnerElimination, PieceKind, Position, Rotation, Rules,
     Seat, Square, Variant,
 };
-use ploy_search::{
-    EvalParams, EvalPosition, Evaluation, Evaluator, Paranoid, PloyGame, SearchGame,
-};
+use ploy_engine::{EvalParams, EvalPosition, Evaluation, Paranoid, PlainPosition, PloyGame};
+use ploy_search::{Evaluator, SearchGame};
 use proptest::prelude::*;
 
 /// The squares a piece on `from` reaches: along each of its directions, up to its range,
@@ -169,7 +168,7 @@ fn pick(pos: &Position, s: u64) -> Option<Move> {
     let captures: Vec<Move> = moves
         .iter()
         .copied()
-        .filter(|&m| SearchGame::is_capture(pos, m))
+        .filter(|&m| SearchGame::is_capture(&PlainPosition(pos.clone()), m))
         .collect();
     Some(if !captures.is_empty() && s % 3 != 0 {
         captures[(s >> 8) as usize % captures.len()]

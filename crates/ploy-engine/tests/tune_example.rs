@@ -2,42 +2,22 @@
 //! summary with weights that parse back as Rust-like numbers; the same seed gives the same
 //! output whatever the number of threads; bad arguments end with status 2 and no panic.
 //!
-//! The test runs `cargo build --example tune` once (the test binary's profile and target
-//! directory, offline; a no-op when it is up to date), so that it never runs a stale binary.
+//! It runs the example `cargo test` built beside it (never cargo itself).
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 
 fn tune() -> PathBuf {
-    static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(|| {
-        let exe = std::env::current_exe().expect("the test binary's path");
-        let profile_dir = exe
-            .parent()
-            .and_then(|deps| deps.parent())
-            .expect("target/<profile>/deps/<test>")
-            .to_path_buf();
-        let target_dir = profile_dir.parent().expect("target/<profile>");
-        let profile = if profile_dir.file_name().is_some_and(|n| n == "release") {
-            "release"
-        } else {
-            "test"
-        };
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        let status = Command::new(cargo)
-            .args(["build", "--quiet", "--offline", "-p", "ploy-search"])
-            .args(["--example", "tune", "--profile", profile, "--target-dir"])
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status();
-        match status {
-            Ok(status) => assert!(status.success(), "building the example failed"),
-            Err(e) => eprintln!("cannot run cargo ({e}); using the example already built"),
-        }
-        profile_dir.join("examples").join("tune")
-    })
-    .clone()
+    // `cargo test` builds the package's examples (in the test profile) before it runs the
+    // tests: the example lies in `target/<profile>/examples/`, beside the test's `deps/`.
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>/deps/<test>");
+    profile_dir
+        .join("examples")
+        .join(format!("tune{}", std::env::consts::EXE_SUFFIX))
 }
 
 fn run(args: &[&str]) -> Output {
@@ -72,7 +52,7 @@ fn a_small_run_prints_the_fit() {
         assert!(text.contains(key), "{key} missing in {text}");
     }
     // Every weight is listed, and the Rust form carries all the fields.
-    for name in ploy_search::EvalParams::NAMES {
+    for name in ploy_engine::EvalParams::NAMES {
         assert!(text.contains(name), "{name} missing in {text}");
     }
     for field in ["material: [", "mobility: [", "tempo: "] {

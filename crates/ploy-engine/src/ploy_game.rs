@@ -1,11 +1,12 @@
 //! [`PloyGame`]: one game type for every variant, picking the two-sided reduction by
 //! variant.
 
+use crate::SearchMoves;
 use crate::eval::Evaluation;
-use crate::game::{SearchGame, Side, Terminal};
 use crate::paranoid::Paranoid;
-use crate::ploy::EvalPosition;
-use ploy_core::{Game, Move, MoveList, Position, Seat, Variant};
+use crate::position::EvalPosition;
+use ploy_core::{Game, Move, Position, Seat, Variant};
+use ploy_search::{SearchGame, Side, Terminal};
 
 /// Any Ploy position, ready for search as two sides: the one entry point for every variant.
 ///
@@ -16,7 +17,8 @@ use ploy_core::{Game, Move, MoveList, Position, Seat, Variant};
 ///
 /// ```
 /// use ploy_core::{Position, Rules, Variant};
-/// use ploy_search::{Config, Evaluation, Limits, PloyGame, SearchGame, Searcher};
+/// use ploy_engine::{Evaluation, PloyGame};
+/// use ploy_search::{Config, Limits, SearchGame, Searcher};
 /// for variant in [Variant::TwoPlayer, Variant::Partnership, Variant::FreeForAll] {
 ///     let g = PloyGame::new(Position::start(variant, Rules::standard()));
 ///     let mut searcher = Searcher::new(Config::default(), Evaluation::default());
@@ -61,7 +63,7 @@ impl PloyGame {
     }
 
     /// The hashes of `game`'s earlier positions since the last capture in this game's
-    /// hashes ([`crate::GameHistory::history`]): pass them to [`crate::Searcher::search`]
+    /// hashes ([`crate::GameHistory::history`]): pass them to [`ploy_search::Searcher::search`]
     /// so the game's repetitions count.
     #[must_use]
     pub fn history(&self, game: &Game) -> Vec<u64> {
@@ -82,7 +84,7 @@ impl SearchGame for PloyGame {
     type Move = Move;
     /// The position's undo, and (free-for-all) whether the bitboards were rebuilt.
     type Undo = (ploy_core::Undo, bool);
-    type Moves = MoveList;
+    type Moves = SearchMoves;
 
     #[inline]
     fn side(&self) -> Side {
@@ -100,12 +102,12 @@ impl SearchGame for PloyGame {
     }
 
     #[inline]
-    fn generate(&self, moves: &mut MoveList) {
+    fn generate(&self, moves: &mut SearchMoves) {
         dispatch!(self, g => g.generate(moves));
     }
 
     #[inline]
-    fn generate_captures(&self, moves: &mut MoveList) {
+    fn generate_captures(&self, moves: &mut SearchMoves) {
         dispatch!(self, g => g.generate_captures(moves));
     }
 
@@ -148,7 +150,7 @@ impl SearchGame for PloyGame {
         dispatch!(self, g => SearchGame::win_share(g, score))
     }
 
-    crate::ploy::ploy_move_codec!();
+    crate::position::ploy_move_codec!();
 
     // The selective search's hints: the two-sided games' (a free-for-all game has none).
     const CONTINUATION_SIZE: usize = crate::tactics::CONTINUATION_SIZE;

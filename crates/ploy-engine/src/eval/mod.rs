@@ -73,7 +73,7 @@ use tracks::{BY_PARITY, Psqt, Tracks};
 /// evaluation does; the fit starts from the current defaults and plays with them):
 ///
 /// ```text
-/// cargo run --release -p ploy-search --example tune -- --seed 1 --games 2000 --nodes 3000 -j 2
+/// cargo run --release -p ploy-engine --example tune -- --seed 1 --games 2000 --nodes 3000 -j 2
 /// ```
 ///
 /// then paste the printed `EvalParams` here, and keep them only if they win such a match
@@ -150,7 +150,7 @@ impl EvalParams {
     /// The weights as one array, in the order of [`EvalParams::NAMES`].
     ///
     /// ```
-    /// use ploy_search::EvalParams;
+    /// use ploy_engine::EvalParams;
     /// let p = EvalParams::default();
     /// assert_eq!(EvalParams::from_array(p.to_array()), p);
     /// ```
@@ -191,7 +191,8 @@ impl EvalParams {
 ///
 /// ```
 /// use ploy_core::Position;
-/// use ploy_search::{Evaluation, Evaluator};
+/// use ploy_engine::Evaluation;
+/// use ploy_search::Evaluator;
 /// let eval = Evaluation::default();
 /// // The start position is symmetric: only the tempo bonus remains.
 /// assert_eq!(eval.evaluate(&Position::new()), eval.params().tempo);
@@ -320,7 +321,8 @@ impl Evaluation {
     ///
     /// ```
     /// use ploy_core::Position;
-    /// use ploy_search::{EvalParams, Evaluation, Evaluator};
+    /// use ploy_engine::{EvalParams, Evaluation};
+    /// use ploy_search::Evaluator;
     /// let eval = Evaluation::default();
     /// let pos = Position::new();
     /// let terms = eval.terms(&pos);

@@ -1,9 +1,10 @@
 //! Four-player search: the paranoid reduction of a free-for-all game to two sides.
 
+use crate::SearchMoves;
 use crate::eval::tracks::{Groups, Tracks};
 use crate::eval::{Evaluation, Tables, default_tables};
-use crate::game::{SearchGame, Side, Terminal};
-use ploy_core::{Move, MoveList, Outcome, Position, Seat, Variant};
+use ploy_core::{Move, Outcome, Position, Seat, Variant};
+use ploy_search::{SearchGame, Side, Terminal};
 use std::sync::Arc;
 
 /// Keys mixed into a paranoid position's hash, one per root seat, so that a table shared by
@@ -32,7 +33,8 @@ const ROOT_KEYS: [u64; 4] = [
 ///
 /// ```
 /// use ploy_core::{Position, Rules, Seat, Variant};
-/// use ploy_search::{Paranoid, SearchGame, Side};
+/// use ploy_engine::Paranoid;
+/// use ploy_search::{SearchGame, Side};
 /// let g = Paranoid::new(Position::start(Variant::FreeForAll, Rules::standard()));
 /// assert_eq!(g.root(), Seat::Green);
 /// assert_eq!(g.side(), Side(0));
@@ -121,7 +123,7 @@ impl SearchGame for Paranoid {
     type Move = Move;
     /// The position's undo, and whether the bitboards were rebuilt.
     type Undo = (ploy_core::Undo, bool);
-    type Moves = MoveList;
+    type Moves = SearchMoves;
 
     #[inline]
     fn side(&self) -> Side {
@@ -145,16 +147,18 @@ impl SearchGame for Paranoid {
     }
 
     #[inline]
-    fn generate(&self, moves: &mut MoveList) {
+    fn generate(&self, moves: &mut SearchMoves) {
+        let moves = &mut moves.0;
         if !self.root_out() {
             self.pos.generate_moves(moves);
         }
     }
 
     #[inline]
-    fn generate_captures(&self, moves: &mut MoveList) {
+    fn generate_captures(&self, moves: &mut SearchMoves) {
+        let moves = &mut moves.0;
         if !self.root_out() {
-            SearchGame::generate_captures(&self.pos, moves);
+            crate::position::captures_of(&self.pos, moves);
         }
     }
 
@@ -165,12 +169,12 @@ impl SearchGame for Paranoid {
 
     #[inline]
     fn is_capture(&self, mv: Move) -> bool {
-        SearchGame::is_capture(&self.pos, mv)
+        crate::position::is_capture_in(&self.pos, mv)
     }
 
     #[inline]
     fn capture_order(&self, mv: Move) -> i32 {
-        SearchGame::capture_order(&self.pos, mv)
+        crate::position::capture_order_in(&self.pos, mv)
     }
 
     /// Plays `mv`; the flag tells whether the sets were built again (a colour changed
@@ -220,7 +224,7 @@ impl SearchGame for Paranoid {
         }
     }
 
-    crate::ploy::ploy_move_codec!();
+    crate::position::ploy_move_codec!();
 }
 
 /// The group of each colour of `pos` searched for `root`: 0 if `root` controls it, else 1.

@@ -2,10 +2,10 @@
 //! right hash space, `Send`, and the same answers as a searcher driven by hand.
 
 use ploy_core::{Game, Move, Position, Rules, Seat, Variant};
-use ploy_search::{
-    Config, Engine, EvalPosition, Evaluation, GameHistory, Limits, Paranoid, PloyGame, Score,
-    SearchGame, Searcher,
+use ploy_engine::{
+    Engine, EvalPosition, Evaluation, GameHistory, Paranoid, PlainPosition, PloyGame,
 };
+use ploy_search::{Config, Limits, Score, SearchGame, Searcher};
 
 fn small() -> Config {
     Config {
@@ -33,7 +33,7 @@ fn engine_and_searcher_are_send() {
     send::<Engine>();
     send::<Searcher<PloyGame, Evaluation>>();
     send::<Searcher<EvalPosition, Evaluation>>();
-    send::<Searcher<Position, Evaluation>>();
+    send::<Searcher<PlainPosition, Evaluation>>();
     // And one really searches on another thread.
     let mut engine = Engine::new(small());
     let game = Game::new(Rules::standard());

@@ -1,12 +1,13 @@
-//! [`SearchGame`] for ploy-core's [`Position`], and [`EvalPosition`]: a two-sided position
-//! with the evaluation's sets of squares kept up to date move by move.
+//! Ploy positions as the search sees them: [`PlainPosition`] (a position as it is) and
+//! [`EvalPosition`] (a two-sided position with the evaluation's sets of squares kept up to
+//! date move by move), with their move list [`SearchMoves`].
 
 use crate::eval::layout::{VALID, WIDE};
 use crate::eval::tracks::{BY_PARITY, Tracks};
 use crate::eval::{Evaluation, Tables, default_tables};
-use crate::game::{SearchGame, Side, Terminal};
 use core::cell::Cell;
 use ploy_core::{Move, MoveList, Outcome, PieceKind, Position, Seat, Square, Variant};
+use ploy_search::{MoveBuffer, SearchGame, Side, Terminal};
 use std::sync::Arc;
 
 const OFF: u8 = 81;
@@ -105,112 +106,210 @@ macro_rules! ploy_move_codec {
 }
 pub(crate) use ploy_move_codec;
 
-impl SearchGame for Position {
+/// The result of a decided Ploy position as two sides see it (seat parity: a won game's
+/// winners are a seat or a team).
+#[inline]
+pub(crate) fn terminal_of(pos: &Position) -> Option<Terminal> {
+    match pos.outcome()? {
+        Outcome::Win { winners, .. } => {
+            let seat = winners.iter().next().unwrap_or(Seat::Green);
+            Some(Terminal::Win(Side((seat.index() & 1) as u8)))
+        }
+        Outcome::Draw { .. } => Some(Terminal::Draw),
+    }
+}
+
+/// Appends the captures of the player who moves in `pos` (in a partnership game a partner
+/// may play an absorbed seat's turn: the seat to move then controls nothing).
+pub(crate) fn captures_of(pos: &Position, moves: &mut MoveList) {
+    if pos.outcome().is_some() {
+        return;
+    }
+    let turn = pos.mover();
+    let board = pos.board();
+    let own = pos.friends_of(turn).0;
+    let occ = board.occupied().0;
+    let enemy = occ & !own;
+    let shield_rots = pos.rules().rotation.shield_mask();
+    for from in pos.controlled_by(turn) {
+        let Some(p) = board.piece_at(from) else {
+            continue;
+        };
+        let kind = p.kind();
+        let mut targets = reach(from.index(), p.flags().bits(), kind.range(), occ) & enemy;
+        while targets != 0 {
+            let to = sq(targets.trailing_zeros());
+            targets &= targets - 1;
+            if kind == PieceKind::Shield {
+                let mut r = shield_rots;
+                while r != 0 {
+                    moves.push(Move::new(from, to, r.trailing_zeros() as u8));
+                    r &= r - 1;
+                }
+            } else {
+                moves.push(Move::new(from, to, 0));
+            }
+        }
+    }
+}
+
+/// Whether `mv` captures in `pos`.
+#[inline]
+pub(crate) fn is_capture_in(pos: &Position, mv: Move) -> bool {
+    !mv.is_direction_move() && pos.board().occupied().contains(mv.to())
+}
+
+/// The order of a capture: most valuable victim, then least valuable attacker.
+#[inline]
+pub(crate) fn capture_order_in(pos: &Position, mv: Move) -> i32 {
+    let b = pos.board();
+    let victim = b.piece_at(mv.to()).map_or(0, |p| kind_order(p.kind()));
+    let attacker = b.piece_at(mv.from()).map_or(0, |p| kind_order(p.kind()));
+    // Shields that turn after capturing: keep the untouched one first.
+    victim * 64 - attacker * 8 - i32::from(mv.rotation() != 0)
+}
+
+/// Ploy's move list as the search fills it: a [`MoveList`] (the `SearchGame::Moves` of every
+/// Ploy search game). It dereferences to the moves as a slice; `.0` is the list.
+///
+/// ploy-core's [`MoveList`] cannot implement ploy-search's [`MoveBuffer`] itself (neither
+/// crate knows the other), so this crate wraps it.
+#[derive(Clone, Debug, Default)]
+pub struct SearchMoves(pub MoveList);
+
+impl core::ops::Deref for SearchMoves {
+    type Target = [Move];
+    #[inline]
+    fn deref(&self) -> &[Move] {
+        &self.0
+    }
+}
+
+impl core::ops::DerefMut for SearchMoves {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [Move] {
+        &mut self.0
+    }
+}
+
+impl MoveBuffer<Move> for SearchMoves {
+    #[inline]
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        self.0.push(mv);
+    }
+}
+
+/// A two-player or partnership [`Position`] searched as it is, its evaluation computed from
+/// scratch at every leaf: the plain reference the tests hold [`EvalPosition`] (the fast
+/// way, with the evaluation's sets kept up to date move by move) against. Dereferences to
+/// the position.
+///
+/// ploy-core's [`Position`] is a rules type and knows no search; this newtype is how a
+/// plain position becomes a [`SearchGame`].
+///
+/// ```
+/// use ploy_core::Position;
+/// use ploy_engine::{EvalPosition, Evaluation, PlainPosition};
+/// use ploy_search::{Config, Limits, Searcher};
+///
+/// let mut plain = Searcher::new(Config::default(), Evaluation::default());
+/// let mut fast = Searcher::new(Config::default(), Evaluation::default());
+/// let a = plain.search(&PlainPosition(Position::new()), &[], &Limits::depth(3), |_| {});
+/// let b = fast.search(&EvalPosition::new(Position::new()), &[], &Limits::depth(3), |_| {});
+/// assert_eq!((a.best_move, a.score, a.nodes), (b.best_move, b.score, b.nodes));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlainPosition(pub Position);
+
+impl From<Position> for PlainPosition {
+    fn from(pos: Position) -> PlainPosition {
+        PlainPosition(pos)
+    }
+}
+
+impl core::ops::Deref for PlainPosition {
+    type Target = Position;
+    fn deref(&self) -> &Position {
+        &self.0
+    }
+}
+
+impl core::ops::DerefMut for PlainPosition {
+    fn deref_mut(&mut self) -> &mut Position {
+        &mut self.0
+    }
+}
+
+impl SearchGame for PlainPosition {
     type Move = Move;
     type Undo = ploy_core::Undo;
-    type Moves = MoveList;
+    type Moves = SearchMoves;
 
     /// The side of the seat to move; in partnership games teams are seats 0+2 and 1+3. (In a
     /// free-for-all game that pairing means nothing: search those as [`Paranoid`](crate::Paranoid).)
     #[inline]
     fn side(&self) -> Side {
-        Side((self.turn().index() & 1) as u8)
+        Side((self.0.turn().index() & 1) as u8)
     }
 
     #[inline]
     fn hash(&self) -> u64 {
-        Position::hash(self)
+        self.0.hash()
     }
 
     #[inline]
     fn terminal(&self) -> Option<Terminal> {
-        match self.outcome()? {
-            Outcome::Win { winners, .. } => {
-                let seat = winners.iter().next().unwrap_or(Seat::Green);
-                Some(Terminal::Win(Side((seat.index() & 1) as u8)))
-            }
-            Outcome::Draw { .. } => Some(Terminal::Draw),
-        }
+        terminal_of(&self.0)
     }
 
     #[inline]
-    fn generate(&self, moves: &mut MoveList) {
-        self.generate_moves(moves);
+    fn generate(&self, moves: &mut SearchMoves) {
+        self.0.generate_moves(&mut moves.0);
     }
 
-    fn generate_captures(&self, moves: &mut MoveList) {
-        if self.outcome().is_some() {
-            return;
-        }
-        // The player who moves (in a partnership game a partner may play an absorbed
-        // seat's turn: the seat to move then controls nothing).
-        let turn = self.mover();
-        let board = self.board();
-        let own = self.friends_of(turn).0;
-        let occ = board.occupied().0;
-        let enemy = occ & !own;
-        let shield_rots = self.rules().rotation.shield_mask();
-        for from in self.controlled_by(turn) {
-            let Some(p) = board.piece_at(from) else {
-                continue;
-            };
-            let kind = p.kind();
-            let mut targets = reach(from.index(), p.flags().bits(), kind.range(), occ) & enemy;
-            while targets != 0 {
-                let to = sq(targets.trailing_zeros());
-                targets &= targets - 1;
-                if kind == PieceKind::Shield {
-                    let mut r = shield_rots;
-                    while r != 0 {
-                        moves.push(Move::new(from, to, r.trailing_zeros() as u8));
-                        r &= r - 1;
-                    }
-                } else {
-                    moves.push(Move::new(from, to, 0));
-                }
-            }
-        }
+    fn generate_captures(&self, moves: &mut SearchMoves) {
+        captures_of(&self.0, &mut moves.0);
     }
 
     #[inline]
     fn is_legal(&self, mv: Move) -> bool {
-        Position::is_legal(self, mv)
+        self.0.is_legal(mv)
     }
 
     #[inline]
     fn is_capture(&self, mv: Move) -> bool {
-        !mv.is_direction_move() && self.board().occupied().contains(mv.to())
+        is_capture_in(&self.0, mv)
     }
 
     #[inline]
     fn capture_order(&self, mv: Move) -> i32 {
-        let b = self.board();
-        let victim = b.piece_at(mv.to()).map_or(0, |p| kind_order(p.kind()));
-        let attacker = b.piece_at(mv.from()).map_or(0, |p| kind_order(p.kind()));
-        // Shields that turn after capturing: keep the untouched one first.
-        victim * 64 - attacker * 8 - i32::from(mv.rotation() != 0)
+        capture_order_in(&self.0, mv)
     }
 
     #[inline]
     fn make(&mut self, mv: Move) -> ploy_core::Undo {
-        self.make_move(mv)
+        self.0.make_move(mv)
     }
 
     #[inline]
     fn unmake(&mut self, mv: Move, undo: ploy_core::Undo) {
-        self.unmake_move(mv, undo);
+        self.0.unmake_move(mv, undo);
     }
 
     fn view(&self) -> Option<&'static str> {
-        Some(crate::share::view_of(self))
+        Some(crate::share::view_of(&self.0))
     }
 
     fn win_share(&self, score: crate::Score) -> f64 {
-        crate::win_share(self, score)
+        crate::win_share(&self.0, score)
     }
 
-    crate::ploy::ploy_move_codec!();
-    crate::tactics::ploy_tactics!(s => *s);
+    crate::position::ploy_move_codec!();
+    crate::tactics::ploy_tactics!(s => s.0);
 }
 
 /// A two-player or partnership [`Position`] together with the sets of squares Ploy's
@@ -224,7 +323,8 @@ impl SearchGame for Position {
 ///
 /// ```
 /// use ploy_core::Position;
-/// use ploy_search::{EvalPosition, Evaluation, Evaluator, SearchGame};
+/// use ploy_engine::{EvalPosition, Evaluation};
+/// use ploy_search::{Evaluator, SearchGame};
 /// let mut pos = EvalPosition::new(Position::new());
 /// let eval = Evaluation::default();
 /// let mv = pos.legal_moves()[7];
@@ -318,11 +418,11 @@ impl core::ops::Deref for EvalPosition {
 impl SearchGame for EvalPosition {
     type Move = Move;
     type Undo = ploy_core::Undo;
-    type Moves = MoveList;
+    type Moves = SearchMoves;
 
     #[inline]
     fn side(&self) -> Side {
-        self.pos.side()
+        Side((self.pos.turn().index() & 1) as u8)
     }
 
     #[inline]
@@ -332,7 +432,7 @@ impl SearchGame for EvalPosition {
 
     #[inline]
     fn terminal(&self) -> Option<Terminal> {
-        SearchGame::terminal(&self.pos)
+        terminal_of(&self.pos)
     }
 
     fn view(&self) -> Option<&'static str> {
@@ -344,13 +444,15 @@ impl SearchGame for EvalPosition {
     }
 
     #[inline]
-    fn generate(&self, moves: &mut MoveList) {
+    fn generate(&self, moves: &mut SearchMoves) {
+        let moves = &mut moves.0;
         self.pos.generate_moves(moves);
     }
 
     /// The same captures as the plain position's, in the same order, found from the
     /// tracked reach of every piece.
-    fn generate_captures(&self, moves: &mut MoveList) {
+    fn generate_captures(&self, moves: &mut SearchMoves) {
+        let moves = &mut moves.0;
         let pos = &self.pos;
         if pos.outcome().is_some() {
             return;
@@ -383,12 +485,12 @@ impl SearchGame for EvalPosition {
 
     #[inline]
     fn is_capture(&self, mv: Move) -> bool {
-        SearchGame::is_capture(&self.pos, mv)
+        is_capture_in(&self.pos, mv)
     }
 
     #[inline]
     fn capture_order(&self, mv: Move) -> i32 {
-        SearchGame::capture_order(&self.pos, mv)
+        capture_order_in(&self.pos, mv)
     }
 
     #[inline]
@@ -412,7 +514,7 @@ impl SearchGame for EvalPosition {
             .unmake(&mut self.pos, mv, undo, &BY_PARITY, psqt);
     }
 
-    crate::ploy::ploy_move_codec!();
+    crate::position::ploy_move_codec!();
     crate::tactics::ploy_tactics!(s => s.pos);
 }
 
@@ -424,5 +526,12 @@ impl crate::Evaluator<EvalPosition> for Evaluation {
             self.evaluate_tracks(&pos.tracks, &pos.tables, pos.pos.variant(), to_move);
         pos.reached.set((pos.pos.hash(), reached[to_move]));
         v
+    }
+}
+
+impl crate::Evaluator<PlainPosition> for Evaluation {
+    #[inline]
+    fn evaluate(&self, pos: &PlainPosition) -> i32 {
+        crate::Evaluator::<Position>::evaluate(self, &pos.0)
     }
 }

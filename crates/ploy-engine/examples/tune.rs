@@ -2,7 +2,7 @@
 //! regression on positions from self-play games.
 //!
 //! ```text
-//! cargo run --release -p ploy-search --example tune -- [--seed S] [--games N] [--nodes N]
+//! cargo run --release -p ploy-engine --example tune -- [--seed S] [--games N] [--nodes N]
 //!     [--opening-plies N] [--ply-cap N] [-j THREADS] [--iterations N] [--data FILE]
 //! ```
 //!
@@ -32,9 +32,8 @@
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ploy_core::{Game, Position, Rules};
-use ploy_search::{
-    Config, Engine, EvalParams, Evaluation, Limits, SearchGame as _, random_line, splitmix64,
-};
+use ploy_engine::{Engine, EvalParams, Evaluation, random_line};
+use ploy_search::{Config, Limits, SearchGame as _, splitmix64};
 use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -96,10 +95,10 @@ fn play(args: &Args, eval: &Evaluation, index: u32) -> Played {
     let mut engine = Engine::with_evaluation(Config::default(), eval.clone());
     // (position, whether the side to move is Green) of the quiet positions.
     let mut kept: Vec<(Position, bool)> = Vec::new();
-    let mut moves = ploy_core::MoveList::new();
+    let mut moves = ploy_engine::SearchMoves::default();
     while game.outcome().is_none() && (game.moves().len() as u32) < args.ply_cap {
         let pos = game.position().clone();
-        moves.clear();
+        moves.0.clear();
         eval.position(pos.clone()).generate_captures(&mut moves);
         if moves.is_empty() {
             let green = pos.turn() == ploy_core::Seat::Green;

@@ -6,10 +6,10 @@
 use ploy_search::{Config, SearchOptions};
 use pyloff::{Evaluation, Move, Options, Outcome, Position, RuleSet, SearchPosition};
 
-use super::games::{info_text, yes_no};
-use super::{
-    Engines, GoRequest, Job, Out, ProtocolGame, QUOTE, SearchJob, count_from, excerpt, say,
-};
+use super::game::{GoRequest, ProtocolGame};
+use super::game::{info_text, yes_no};
+use super::session::count_from;
+use super::{Engines, Job, Out, QUOTE, SearchJob, excerpt, say};
 
 /// Pyloff's engine with a table of `mb` MiB.
 pub(super) fn new_engine(mb: usize) -> pyloff::Engine {

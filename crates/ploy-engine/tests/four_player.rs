@@ -10,10 +10,8 @@ use ploy_core::{
     BareCommander, Board, Elimination, Flags, Move, PartnerElimination, Piece, Position, Rotation,
     Rules, Seat, SeatSet, Setup, Square, Variant,
 };
-use ploy_search::{
-    Config, EvalPosition, Evaluation, Evaluator, Limits, Paranoid, PloyGame, SearchGame, Searcher,
-    negamax,
-};
+use ploy_engine::{EvalPosition, Evaluation, Paranoid, PlainPosition, PloyGame, SearchMoves};
+use ploy_search::{Config, Evaluator, Limits, SearchGame, Searcher, negamax};
 use proptest::prelude::*;
 
 /// Checks every exact configuration against negamax on `pos` at `depth`.
@@ -84,7 +82,7 @@ fn playout(variant: Variant, rule_bits: u8, seed: u64, plies: u32) -> Position {
         let captures: Vec<Move> = moves
             .iter()
             .copied()
-            .filter(|&m| SearchGame::is_capture(&pos, m))
+            .filter(|&m| SearchGame::is_capture(&PlainPosition(pos.clone()), m))
             .collect();
         let mv = if !captures.is_empty() && s % 3 != 0 {
             captures[(s >> 8) as usize % captures.len()]
@@ -178,9 +176,9 @@ proptest! {
             made.push((mv, pos.make(mv)));
             if pos.terminal().is_some() { break; }
             prop_assert_eq!(eval.evaluate(&pos), eval.evaluate(pos.position()));
-            let (mut a, mut b, mut all) = (ploy_core::MoveList::new(), ploy_core::MoveList::new(), ploy_core::MoveList::new());
+            let (mut a, mut b, mut all) = (SearchMoves::default(), SearchMoves::default(), SearchMoves::default());
             pos.generate_captures(&mut a);
-            SearchGame::generate_captures(pos.position(), &mut b);
+            SearchGame::generate_captures(&PlainPosition(pos.position().clone()), &mut b);
             pos.generate(&mut all);
             let (mut a, mut b) = (a.to_vec(), b.to_vec());
             a.sort();
@@ -361,7 +359,7 @@ fn free_for_all_coalition_and_eliminated_root() {
         lost.terminal(),
         Some(ploy_search::Terminal::Win(ploy_search::Side(1)))
     );
-    let mut moves = ploy_core::MoveList::new();
+    let mut moves = SearchMoves::default();
     lost.generate(&mut moves);
     assert!(moves.is_empty());
     // Searched for Red, the line that loses its commander is avoided.
@@ -391,7 +389,7 @@ fn partnership_commander_capture_in_one() {
     );
     let capture = Move::new(Square::E2, Square::E4, 0);
     finds_win_in_one(&EvalPosition::new(pos.clone()), capture);
-    finds_win_in_one(&pos, capture);
+    finds_win_in_one(&PlainPosition(pos.clone()), capture);
     finds_win_in_one(&PloyGame::new(pos), capture);
 }
 
@@ -417,14 +415,14 @@ fn partnership_partner_plays_an_absorbed_turn() {
     assert_eq!(pos.mover(), Seat::Blue);
     let capture = Move::new(Square::E6, Square::E4, 0);
     let g = EvalPosition::new(pos.clone());
-    let mut caps = ploy_core::MoveList::new();
+    let mut caps = SearchMoves::default();
     g.generate_captures(&mut caps);
     assert!(caps.contains(&capture));
-    let mut caps = ploy_core::MoveList::new();
-    SearchGame::generate_captures(&pos, &mut caps);
+    let mut caps = SearchMoves::default();
+    SearchGame::generate_captures(&PlainPosition(pos.clone()), &mut caps);
     assert!(caps.contains(&capture));
     finds_win_in_one(&g, capture);
-    finds_win_in_one(&pos, capture);
+    finds_win_in_one(&PlainPosition(pos), capture);
 }
 
 #[test]

@@ -5,9 +5,9 @@ mod common;
 
 use common::*;
 use ploy_core::{Board, Flags, Move, Piece, Position, Rules, Seat, Setup, Square};
+use ploy_engine::{EvalPosition, Evaluation, PlainPosition};
 use ploy_search::{
-    Clock, Config, Driver, EvalPosition, Evaluation, Limits, POLL_INTERVAL, Score, SearchGame,
-    Searcher, negamax,
+    Clock, Config, Driver, Limits, POLL_INTERVAL, Score, SearchGame, Searcher, negamax,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -86,7 +86,13 @@ fn forced_win_in_three() {
         ],
         Seat::Green,
     );
-    let (v, best) = negamax(&pos, &|_: &Position| 0, &[], 3, None);
+    let (v, best) = negamax(
+        &PlainPosition(pos.clone()),
+        &|_: &PlainPosition| 0,
+        &[],
+        3,
+        None,
+    );
     assert_eq!(v, Score::win_in(3));
     assert_eq!(best, vec![Move::new(Square::F4, Square::F3, 0)]);
     for config in all_drivers() {
@@ -118,10 +124,10 @@ fn only_a_rotation_saves() {
         Seat::Red,
     );
     let saving = Move::turn(Square::F9, 5);
-    let zero = |_: &Position| 0;
+    let zero = |_: &PlainPosition| 0;
     for mv in pos.legal_moves() {
         let after = pos.after(mv).expect("legal");
-        let (v, _) = negamax(&after, &zero, &[], 3, None);
+        let (v, _) = negamax(&PlainPosition(after), &zero, &[], 3, None);
         assert_eq!(!(-v).is_loss(), mv == saving, "{mv:?} scores {:?}", -v);
     }
     for config in all_drivers() {
@@ -199,7 +205,7 @@ fn same_budget_same_result() {
 /// have had, so the trees may differ there.)
 #[test]
 fn table_evaluation_changes_nothing_but_the_work() {
-    let positions: Vec<EvalPosition> = ploy_search::bench_positions()
+    let positions: Vec<EvalPosition> = ploy_engine::bench_positions()
         .into_iter()
         .take(8)
         .map(EvalPosition::new)
@@ -354,8 +360,9 @@ fn repetition_is_a_draw() {
     let mv = Move::new(Square::E3, Square::E4, 0);
     let after = start.after(mv).expect("legal");
     let history = [after.hash(), 12345];
-    let eval = |p: &Position| if p.turn() == Seat::Green { -100 } else { 100 };
-    let mut s: Searcher<Position, _> = Searcher::new(small_config(), eval);
+    let eval = |p: &PlainPosition| if p.turn() == Seat::Green { -100 } else { 100 };
+    let mut s: Searcher<PlainPosition, _> = Searcher::new(small_config(), eval);
+    let start = PlainPosition(start);
     let r = s.search(&start, &history, &Limits::depth(1), |_| {});
     assert_eq!(r.best_move, Some(mv));
     assert_eq!(r.score, Score::DRAW);
@@ -372,7 +379,7 @@ fn the_game_history_holds_positions_since_the_last_capture() {
     ] {
         game.play(mv).expect("legal");
     }
-    let h = ploy_search::GameHistory::history(game.position(), &game);
+    let h = ploy_engine::GameHistory::history(&PlainPosition(game.position().clone()), &game);
     assert_eq!(
         h,
         vec![game.positions()[0].hash(), game.positions()[1].hash()]
@@ -394,5 +401,5 @@ fn observer_sees_every_iteration() {
     assert_eq!(seen.iter().map(|s| s.0).collect::<Vec<_>>(), vec![1, 2, 3]);
     assert!(seen.windows(2).all(|w| w[0].1 <= w[1].1));
     assert_eq!(r.nodes, seen[2].1);
-    let _ = SearchGame::hash(&Position::new());
+    let _ = SearchGame::hash(&PlainPosition(Position::new()));
 }

@@ -1,0 +1,303 @@
+//! Ploy in the protocol: every variant and rule option, moves in either notation, positions
+//! as position strings, [`ploy_engine::Engine`] on the search thread.
+
+use ploy_core::{BareCommander, Elimination, PartnerElimination, Rotation, Seat};
+use ploy_notation::{PositionString, UniversityMove};
+use ploy_search::SearchOptions;
+
+use super::game::{GoRequest, ProtocolGame};
+use super::session::count_from;
+use super::*;
+
+/// Ploy's settings: the rules new positions are played by, the variant of
+/// `position startpos`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct PloySettings {
+    variant: Variant,
+    rules: Rules,
+}
+
+/// Ploy in the protocol.
+pub(super) struct PloyProtocol {
+    settings: PloySettings,
+    game: Game,
+}
+
+impl PloyProtocol {
+    pub(super) fn new() -> PloyProtocol {
+        let settings = PloySettings {
+            variant: Variant::TwoPlayer,
+            rules: Rules::standard(),
+        };
+        PloyProtocol {
+            settings,
+            game: Game::new(settings.rules),
+        }
+    }
+
+    /// The settings after option `key` is set to `value`, or why not.
+    fn changed(&self, key: &str, name: &str, value: &str) -> Option<Result<PloySettings, String>> {
+        let mut s = self.settings;
+        let v = value.trim().to_ascii_lowercase();
+        let bad = || {
+            format!(
+                "option `{}`: bad value `{}`",
+                excerpt(name, QUOTE),
+                excerpt(value, QUOTE)
+            )
+        };
+        let yes_no = |v: &str| match v {
+            "true" | "yes" | "on" | "1" => Ok(true),
+            "false" | "no" | "off" | "0" => Ok(false),
+            _ => Err(bad()),
+        };
+        let result = (|| {
+            match key {
+                "variant" => {
+                    s.variant = match v.as_str() {
+                        "two-player" | "twoplayer" | "2" => Variant::TwoPlayer,
+                        "free-for-all" | "freeforall" | "ffa" => Variant::FreeForAll,
+                        "partnership" => Variant::Partnership,
+                        _ => return Err(bad()),
+                    };
+                }
+                "rules" => {
+                    s.rules = match v.as_str() {
+                        "standard" => Rules::standard(),
+                        "university" => Rules::university(),
+                        _ => return Err(bad()),
+                    };
+                }
+                "elimination" => {
+                    s.rules.elimination = match v.as_str() {
+                        "strict" => Elimination::Strict,
+                        "relaxed" => Elimination::Relaxed,
+                        _ => return Err(bad()),
+                    };
+                }
+                "rotation" => {
+                    s.rules.rotation = match v.as_str() {
+                        "any" => Rotation::Any,
+                        "single-step" | "singlestep" => Rotation::SingleStep,
+                        _ => return Err(bad()),
+                    };
+                }
+                "repetitiondraw" => s.rules.repetition_draw = yes_no(&v)?,
+                "nocapturelimit" => {
+                    let n: u16 = v.parse().map_err(|_| bad())?;
+                    s.rules.no_capture_limit = (n > 0).then_some(n);
+                }
+                "partnerelimination" => {
+                    s.rules.partner_elimination = match v.as_str() {
+                        "absorbed" => PartnerElimination::Absorbed,
+                        "plays-on" | "playson" => PartnerElimination::PlaysOn,
+                        _ => return Err(bad()),
+                    };
+                }
+                "barecommander" => {
+                    s.rules.bare_commander = match v.as_str() {
+                        "stays" => BareCommander::Stays,
+                        "removed" => BareCommander::Removed,
+                        _ => return Err(bad()),
+                    };
+                }
+                _ => return Ok(None),
+            }
+            Ok(Some(s))
+        })();
+        result.transpose()
+    }
+}
+
+impl ProtocolGame for PloyProtocol {
+    fn has_threads(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &'static str {
+        "ploy"
+    }
+
+    fn option_lines(&self) -> Vec<String> {
+        [
+            "option name Variant type combo default two-player var two-player var free-for-all \
+             var partnership",
+            "option name Rules type combo default standard var standard var university",
+            "option name Elimination type combo default strict var strict var relaxed",
+            "option name Rotation type combo default any var any var single-step",
+            "option name Repetition draw type check default true",
+            "option name No-capture limit type spin default 200 min 0 max 65535",
+            "option name Partner elimination type combo default absorbed var absorbed var \
+             plays-on",
+            "option name Bare commander type combo default stays var stays var removed",
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    }
+
+    fn set_option(&mut self, key: &str, name: &str, value: &str) -> Option<Result<(), String>> {
+        let settings = match self.changed(key, name, value)? {
+            Ok(s) => s,
+            Err(e) => return Some(Err(e)),
+        };
+        // The rules of the current game follow the options (replayed from its start); only
+        // when that works does anything change.
+        let game = if settings.rules == self.settings.rules {
+            None
+        } else {
+            let start = match self.game.start_position().with_rules(settings.rules) {
+                Ok(start) => start,
+                Err(e) => {
+                    return Some(Err(format!(
+                        "the current position under the new rules: {e}"
+                    )));
+                }
+            };
+            match Game::replay(start, self.game.moves().iter().copied()) {
+                Ok(g) => Some(g),
+                Err((i, e)) => {
+                    return Some(Err(format!(
+                        "move {} of the current game under the new rules: {e}; nothing \
+                         changed",
+                        i + 1
+                    )));
+                }
+            }
+        };
+        self.settings = settings;
+        if let Some(game) = game {
+            self.game = game;
+        }
+        Some(Ok(()))
+    }
+
+    fn set_hash(&mut self, mb: usize) -> Job {
+        Box::new(move |engines: &mut Engines| match &mut engines.ploy {
+            Some(engine) => engine.set_hash_mb(mb),
+            None => {
+                let mut engine = Engine::with_hash_mb(mb);
+                engine.set_threads(engines.threads);
+                engines.ploy = Some(engine);
+            }
+        })
+    }
+
+    fn new_game(&mut self) -> Job {
+        self.game =
+            Game::from_position(Position::start(self.settings.variant, self.settings.rules));
+        Box::new(|engines: &mut Engines| engines.ploy().clear())
+    }
+
+    fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
+        let (pos_words, moves) = match args.iter().position(|&w| w == "moves") {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &[][..]),
+        };
+        let (variant, rules) = (self.settings.variant, self.settings.rules);
+        let start = match pos_words {
+            [] => return Err("expected `position startpos` or `position fen <string>`".into()),
+            ["fen"] => return Err("`position fen` needs a position string".into()),
+            ["fen", rest @ ..] => read_position_text(&rest.join(" "), variant, rules),
+            [word] => read_position_text(word, variant, rules),
+            [first, ..] => {
+                return Err(format!(
+                    "unexpected `{} ...`: expected `startpos`, `start`, `ffa`, `partnership` \
+                     or `fen <string>`",
+                    excerpt(first, QUOTE)
+                ));
+            }
+        }
+        .map_err(|e| excerpt(&e, 200))?;
+        let mut game = Game::from_position(start);
+        for (i, text) in moves.iter().enumerate() {
+            let mv = read_move(&game, text).map_err(|e| format!("move {}: {e}", i + 1))?;
+            game.play(mv)
+                .map_err(|e| format!("move {} `{}`: {e}", i + 1, excerpt(text, QUOTE)))?;
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    fn show(&self) -> Vec<String> {
+        let pos = self.game.position();
+        let outcome = match self.game.outcome() {
+            Some(o) => ploy_sheet::ResultText(Some(o)).to_string(),
+            None => "ongoing".to_owned(),
+        };
+        vec![
+            format!(
+                "info string position {}",
+                PositionString::from_position(pos)
+            ),
+            format!("info string outcome {outcome}"),
+        ]
+    }
+
+    fn clock_letters(&self) -> (&'static [char], char) {
+        let pos = self.game.position();
+        let mover = pos.mover();
+        if pos.variant() == Variant::TwoPlayer {
+            // The two-player position string's side letters: `b` Green, `w` Red.
+            (&['b', 'w'], if mover == Seat::Green { 'b' } else { 'w' })
+        } else {
+            (&['g', 'r', 'y', 'b'], ['g', 'r', 'y', 'b'][mover.index()])
+        }
+    }
+
+    fn search(&self, request: GoRequest, out: Out) -> Result<SearchJob, String> {
+        let game = self.game.clone();
+        let mut root_moves = Vec::new();
+        for text in &request.searchmoves {
+            let mv = read_move(&game, text).map_err(|e| format!("`go searchmoves`: {e}"))?;
+            root_moves.push(mv);
+        }
+        let mut options = SearchOptions::default()
+            .with_root_moves(root_moves)
+            .with_lines(request.lines);
+        if let Some(n) = request.mate {
+            options = options.with_mate_plies(mate_plies(game.position(), n));
+        }
+        if let Some(flag) = &request.ponder {
+            options = options.with_ponder(flag.clone());
+        }
+        Ok(Box::new(move |engines: &mut Engines| {
+            if let Some(o) = game.outcome() {
+                // Decided, by the board or by a draw rule of the game (the position
+                // alone may still have moves): nothing to search.
+                let result = ploy_sheet::ResultText(Some(o));
+                say(&out, &format!("info string game over: {result}"));
+                return "bestmove none".to_owned();
+            }
+            let limits = count_from(request.limits, request.received, request.ponder.is_some());
+            let result = engines
+                .ploy()
+                .search_with(&game, &limits, &options, |info| {
+                    say(&out, &format!("info {info}"));
+                });
+            match result.best_move {
+                Some(mv) => {
+                    let mut line = format!("bestmove {}", UniversityMove::from(mv));
+                    if request.ponder_move {
+                        if let Some(&reply) = result.pv.get(1).filter(|_| result.pv[0] == mv) {
+                            line.push_str(&format!(" ponder {}", UniversityMove::from(reply)));
+                        }
+                    }
+                    line
+                }
+                None => "bestmove none".to_owned(),
+            }
+        }))
+    }
+}
+
+/// `go mate N` in plies: a forced win within `n` of the mover's own moves. With two sides
+/// taking turns that is `2n - 1` plies; in free-for-all, with `p` players in play, the
+/// others move between his turns: `(n - 1) p + 1` plies.
+fn mate_plies(pos: &Position, n: u32) -> u32 {
+    let n = n.clamp(1, 1000);
+    let between = match pos.variant() {
+        Variant::FreeForAll => pos.in_play().count().max(2),
+        _ => 2,
+    };
+    (n - 1).saturating_mul(between).saturating_add(1)
+}
