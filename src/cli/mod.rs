@@ -49,7 +49,9 @@ pub use output::{Failure, finish};
 pub(crate) use output::{progress_bar, write_json};
 
 /// Reads a duration with a unit: `500ms`, `2s`, `1.5s`, `5m`, `1h`; a bare number is
-/// milliseconds. The value saturates instead of overflowing.
+/// milliseconds. The value saturates instead of overflowing. (The workspace's one duration
+/// parser, [`ploy_search::parse_duration`] in its [`Flag`](ploy_search::DurationMode::Flag)
+/// mode, with the message as a `String` for clap.)
 ///
 /// # Errors
 /// A message naming the text when it is not a non-negative number with one of the units
@@ -65,33 +67,7 @@ pub(crate) use output::{progress_bar, write_json};
 /// assert!(parse_duration("2 parsecs").is_err());
 /// ```
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (number, unit) = t.split_at(split);
-    let bad = || {
-        format!(
-            "`{}` is not a duration: write a number with a unit, e.g. 500ms, 2s, 5m (a bare number is milliseconds)",
-            excerpt(text, 40)
-        )
-    };
-    if number.is_empty() || number.starts_with('.') || number.ends_with('.') {
-        return Err(bad());
-    }
-    let value: f64 = number.parse().map_err(|_| bad())?;
-    let millis_per_unit = match unit.trim() {
-        "" | "ms" => 1.0,
-        "s" => 1_000.0,
-        "m" | "min" => 60_000.0,
-        "h" => 3_600_000.0,
-        _ => return Err(bad()),
-    };
-    let millis = value * millis_per_unit;
-    if !millis.is_finite() || millis >= u64::MAX as f64 {
-        return Ok(Duration::MAX);
-    }
-    Ok(Duration::from_micros((millis * 1000.0).round() as u64))
+    ploy_search::parse_duration(text, ploy_search::DurationMode::Flag).map_err(|e| e.to_string())
 }
 
 /// A game clock: time for the game and an increment per move, written `5m+2s` (the
@@ -158,10 +134,9 @@ pub fn format_duration(d: Duration) -> String {
 }
 
 /// At most `max` characters of `text`, with `...` when cut: what an error message quotes of
-/// the user's input, however long the input is.
-pub fn excerpt(text: &str, max: usize) -> String {
-    crate::protocol::excerpt(text, max)
-}
+/// the user's input, however long the input is (the workspace's one excerpt,
+/// [`ploy_search::Excerpt`]).
+pub use ploy_search::excerpt;
 
 /// The rule flags, the same in every subcommand that plays or reads Ploy positions.
 ///

@@ -17,7 +17,7 @@ use std::time::Duration;
 use ploy_core::{Game, Move, Position, Rules, Variant};
 use ploy_engine::{DEFAULT_HASH_MB, Engine};
 use ploy_notation::read_algebraic;
-use ploy_search::MAX_THREADS;
+use ploy_search::{MAX_THREADS, excerpt};
 
 mod game;
 #[cfg(feature = "cli")]
@@ -50,18 +50,6 @@ pub fn variant_name(variant: Variant) -> &'static str {
         Variant::FreeForAll => "free-for-all",
         Variant::Partnership => "partnership",
         _ => "two-player",
-    }
-}
-
-/// At most `max` characters of `text`, with `...` when cut: what an error message quotes of
-/// the input, however long the input is.
-pub fn excerpt(text: &str, max: usize) -> String {
-    let mut chars = text.chars();
-    let head: String = chars.by_ref().take(max).collect();
-    if chars.next().is_some() {
-        format!("{head}...")
-    } else {
-        head
     }
 }
 

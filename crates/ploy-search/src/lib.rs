@@ -145,6 +145,12 @@
 //!   with a depth or node budget gives the same result every run.
 //! - **Nodes** count every move made, in the main search and in quiescence.
 //!
+//! # Text helpers
+//!
+//! Every game's parsers and programs, and the server, quote their input in error messages
+//! through [`Excerpt`] and read durations through [`parse_duration`]: small helpers that know
+//! nothing of the search, kept here because every game crate depends on this one.
+//!
 //! # Features
 //!
 //! - `serde`: `Serialize`/`Deserialize` for [`Score`], [`Side`], [`Config`], [`Driver`] and
@@ -190,6 +196,7 @@ mod score;
 mod search;
 mod share;
 mod table;
+mod text;
 
 pub use game::{Evaluator, MAX_MOVES, MoveBuffer, SearchGame, Side, Terminal};
 pub use limits::{Clock, Limits, SystemClock};
@@ -202,3 +209,4 @@ pub use search::{
 };
 pub use share::{SHARE_SCALE, share_against, two_sided_share};
 pub use table::Table;
+pub use text::{DurationError, DurationMode, Excerpt, excerpt, parse_duration};
