@@ -82,6 +82,27 @@ pub(crate) fn step(i: usize, d: isize) -> usize {
     i.wrapping_add_signed(d)
 }
 
+/// The cells of every pair bracketed from cell `i` in the directions of `mask` (a capture
+/// mask: bit `k` for the direction `dirs[k]`), the nearer cell first: what a capture takes,
+/// an undo puts back and the engine updates.
+#[inline]
+pub(crate) fn captured_pairs(
+    dirs: &[isize; 8],
+    i: usize,
+    mask: u8,
+) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut m = mask;
+    core::iter::from_fn(move || {
+        if m == 0 {
+            return None;
+        }
+        let d = dirs[m.trailing_zeros() as usize];
+        m &= m - 1;
+        let a = step(i, d);
+        Some((a, step(a, d)))
+    })
+}
+
 /// Why a move is not legal here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 pub enum IllegalMove {
@@ -491,22 +512,7 @@ impl Position {
         let mask = self.capture_dirs(i, own);
         if mask != 0 {
             let o = c.other();
-            let mut m = mask;
-            while m != 0 {
-                let k = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let d = self.dirs[k];
-                let a = step(i, d);
-                let b = step(a, d);
-                for j in [a, b] {
-                    self.cells[j] = EMPTY;
-                    let q = self
-                        .layout
-                        .point(j)
-                        .expect("a captured stone is on the board");
-                    self.hash ^= zobrist::STONE[o.index()][usize::from(q.code())];
-                }
-            }
+            self.set_captured_pairs(i, mask, o, EMPTY);
             let pairs = mask.count_ones() as u8;
             self.stones[o.index()] -= 2 * u16::from(pairs);
             self.set_captures(c, self.captures[c.index()] + 2 * pairs);
@@ -548,22 +554,7 @@ impl Position {
         let mask = undo.capture_dirs;
         if mask != 0 {
             let o = c.other();
-            let mut m = mask;
-            while m != 0 {
-                let k = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let d = self.dirs[k];
-                let a = step(i, d);
-                let b = step(a, d);
-                for j in [a, b] {
-                    self.cells[j] = stone(o);
-                    let q = self
-                        .layout
-                        .point(j)
-                        .expect("a captured stone is on the board");
-                    self.hash ^= zobrist::STONE[o.index()][usize::from(q.code())];
-                }
-            }
+            self.set_captured_pairs(i, mask, o, stone(o));
             let pairs = mask.count_ones() as u8;
             self.stones[o.index()] += 2 * u16::from(pairs);
             self.set_captures(c, self.captures[c.index()] - 2 * pairs);
@@ -571,6 +562,24 @@ impl Position {
         self.cells[i] = EMPTY;
         self.stones[c.index()] -= 1;
         self.hash ^= zobrist::STONE[c.index()][usize::from(p.code())];
+    }
+
+    /// Puts `cell` on both points of every pair bracketed from cell `i` in the directions
+    /// of `mask` (a capture mask of [`Position::capture_dirs`]) and toggles the keys of
+    /// `victim`'s stones there: [`EMPTY`] when [`Position::make`] captures them, `victim`'s
+    /// stone when [`Position::unmake`] puts them back.
+    #[inline]
+    fn set_captured_pairs(&mut self, i: usize, mask: u8, victim: Color, cell: u8) {
+        for (a, b) in captured_pairs(&self.dirs, i, mask) {
+            for j in [a, b] {
+                self.cells[j] = cell;
+                let q = self
+                    .layout
+                    .point(j)
+                    .expect("a captured stone is on the board");
+                self.hash ^= zobrist::STONE[victim.index()][usize::from(q.code())];
+            }
+        }
     }
 
     fn set_captures(&mut self, c: Color, n: u8) {

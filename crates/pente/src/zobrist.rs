@@ -10,52 +10,45 @@
 pub const ZOBRIST_SEED: u64 = 0x5045_4E54_455F_5A42; // "PENTE_ZB"
 
 const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let s = state.wrapping_add(GAMMA);
     let mut z = s;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     (s, z ^ (z >> 31))
 }
 
-/// Keys per colour and point code.
-pub(crate) static STONE: [[u64; 361]; 2] = {
-    let mut keys = [[0u64; 361]; 2];
-    let mut state = ZOBRIST_SEED;
+/// SplitMix64's increment: its state after `n` draws is the seed plus `n` times this.
+const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The key drawn after `n` earlier draws. SplitMix64's state only grows by [`GAMMA`], so
+/// any draw is computed directly from the seed.
+const fn draw(n: usize) -> u64 {
+    splitmix(ZOBRIST_SEED.wrapping_add(GAMMA.wrapping_mul(n as u64))).1
+}
+
+/// `N` keys per colour (White, then Black), the draws that follow the first `first`.
+const fn keys_per_colour<const N: usize>(first: usize) -> [[u64; N]; 2] {
+    let mut keys = [[0u64; N]; 2];
     let mut c = 0;
     while c < 2 {
         let mut i = 0;
-        while i < 361 {
-            let (s, k) = splitmix(state);
-            state = s;
-            keys[c][i] = k;
+        while i < N {
+            keys[c][i] = draw(first + c * N + i);
             i += 1;
         }
         c += 1;
     }
     keys
-};
+}
 
-const STATE_AFTER_STONES: u64 =
-    ZOBRIST_SEED.wrapping_add(0x9E37_79B9_7F4A_7C15_u64.wrapping_mul(722));
+/// The draws before the capture keys: one per colour and point code.
+const STONE_KEYS: usize = 2 * 361;
+
+/// Keys per colour and point code.
+pub(crate) static STONE: [[u64; 361]; 2] = keys_per_colour(0);
 
 /// Keys per colour and capture count.
-pub(crate) static CAPTURES: [[u64; 32]; 2] = {
-    let mut keys = [[0u64; 32]; 2];
-    let mut state = STATE_AFTER_STONES;
-    let mut c = 0;
-    while c < 2 {
-        let mut i = 0;
-        while i < 32 {
-            let (s, k) = splitmix(state);
-            state = s;
-            keys[c][i] = k;
-            i += 1;
-        }
-        c += 1;
-    }
-    keys
-};
+pub(crate) static CAPTURES: [[u64; 32]; 2] = keys_per_colour(STONE_KEYS);
 
 /// The Black-to-move key.
-pub(crate) const BLACK_TO_MOVE: u64 =
-    splitmix(STATE_AFTER_STONES.wrapping_add(0x9E37_79B9_7F4A_7C15_u64.wrapping_mul(64))).1;
+pub(crate) const BLACK_TO_MOVE: u64 = draw(STONE_KEYS + 2 * 32);

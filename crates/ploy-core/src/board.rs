@@ -172,6 +172,25 @@ impl Board {
         debug_assert_eq!(self.squares[from.index()], Some(old));
         self.squares[from.index()] = None;
         self.squares[to.index()] = Some(piece);
+        self.toggle_capture(from, to, old, piece, victim);
+        let vc = victim.colour().index();
+        self.counts[vc][victim.kind().index()] -= 1;
+        self.turn_moves[vc] -= u16::from(TURN_MOVES[victim.flags().bits() as usize]);
+    }
+
+    /// The square sets and flag sets that a capture changes, toggled (XOR, so the same call
+    /// makes and takes back the capture): `old` leaves `from`, `piece` (the same piece,
+    /// perhaps turned) replaces `victim` on `to`. [`Board::capture`] and
+    /// [`Board::uncapture`] share it; the piece array and the counts are theirs.
+    #[inline(always)]
+    fn toggle_capture(
+        &mut self,
+        from: Square,
+        to: Square,
+        old: Piece,
+        piece: Piece,
+        victim: Piece,
+    ) {
         let f = Bitboard::from_square(from);
         let t = Bitboard::from_square(to);
         self.by_colour[piece.colour().index()] ^= f | t;
@@ -181,9 +200,6 @@ impl Board {
         self.by_kind[victim.kind().index()] ^= t;
         self.toggle_flags(from.index(), old.flags().bits());
         self.toggle_flags(to.index(), piece.flags().bits() ^ victim.flags().bits());
-        let vc = victim.colour().index();
-        self.counts[vc][victim.kind().index()] -= 1;
-        self.turn_moves[vc] -= u16::from(TURN_MOVES[victim.flags().bits() as usize]);
     }
 
     /// Takes back [`Board::capture`]: `piece` on `to` goes back to `from` as `old`, and
@@ -201,15 +217,7 @@ impl Board {
         debug_assert_eq!(self.squares[to.index()], Some(piece));
         self.squares[from.index()] = Some(old);
         self.squares[to.index()] = Some(victim);
-        let f = Bitboard::from_square(from);
-        let t = Bitboard::from_square(to);
-        self.by_colour[piece.colour().index()] ^= f | t;
-        self.by_colour[victim.colour().index()] ^= t;
-        self.occupied ^= f;
-        self.by_kind[piece.kind().index()] ^= f | t;
-        self.by_kind[victim.kind().index()] ^= t;
-        self.toggle_flags(from.index(), old.flags().bits());
-        self.toggle_flags(to.index(), piece.flags().bits() ^ victim.flags().bits());
+        self.toggle_capture(from, to, old, piece, victim);
         let vc = victim.colour().index();
         self.counts[vc][victim.kind().index()] += 1;
         self.turn_moves[vc] += u16::from(TURN_MOVES[victim.flags().bits() as usize]);

@@ -42,6 +42,30 @@ impl Direction {
         Direction::NW,
     ];
 
+    /// `(dfile, drank)` of one step in each direction, indexed by the direction's bit number
+    /// ([`Direction::index`], the bit of its flag): `DELTAS[0]` is north, one rank up, and
+    /// so on clockwise. The one table of steps in the workspace, so that every program walks
+    /// the board the same way (files grow towards `i`, ranks towards 9).
+    ///
+    /// ```
+    /// use ploy_core::Direction;
+    /// assert_eq!(Direction::DELTAS[Direction::NE.index()], (1, 1));
+    /// for d in Direction::ALL {
+    ///     let (df, dr) = Direction::DELTAS[d.index()];
+    ///     assert_eq!(d.opposite().delta(), (-df, -dr));
+    /// }
+    /// ```
+    pub const DELTAS: [(i8, i8); 8] = [
+        (0, 1),
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+    ];
+
     /// The direction with this bit number, or `None` for 8 or more.
     #[inline]
     #[must_use]
@@ -60,21 +84,11 @@ impl Direction {
         self as usize
     }
 
-    /// `(dfile, drank)` of one step in this direction.
+    /// `(dfile, drank)` of one step in this direction ([`Direction::DELTAS`]).
     #[inline]
     #[must_use]
     pub const fn delta(self) -> (i8, i8) {
-        const D: [(i8, i8); 8] = [
-            (0, 1),
-            (1, 1),
-            (1, 0),
-            (1, -1),
-            (0, -1),
-            (-1, -1),
-            (-1, 0),
-            (-1, 1),
-        ];
-        D[self as usize]
+        Direction::DELTAS[self as usize]
     }
 
     /// The direction `steps` eighths of a turn clockwise from this one.

@@ -152,8 +152,8 @@ pub use perft::{divide, perft, perft_full};
 pub use piece::{InvalidFlags, Piece, PieceKind, Seat, SeatSet};
 pub use position::{IllegalMove, Position, PositionError, Setup, SetupProblem, Undo};
 pub use rules::{
-    BareCommander, DrawReason, Elimination, FOUR_PLAYER_ARMY, Outcome, PartnerElimination,
-    Rotation, Rules, TWO_PLAYER_ARMY, Variant, WinReason,
+    BareCommander, DrawReason, Elimination, FOUR_PLAYER_ARMY, Outcome, ParseVariantError,
+    PartnerElimination, Rotation, Rules, TWO_PLAYER_ARMY, Variant, WinReason,
 };
 pub use square::{ParseSquareError, Square, SquareIndexError};
 pub use tables::ZOBRIST_SEED;

@@ -152,25 +152,44 @@ fn direction_sum<const D: usize>(board: &Board, i: &Inputs) -> (u128, u128) {
 }
 
 /// Per square, the number of motion moves of the movers (not yet counting a shield's
-/// rotations), as four bit-planes (weights 1, 2, 4, 8), added with carry-save adders.
+/// rotations), as four bit-planes (weights 1, 2, 4, 8).
 #[inline(always)]
 fn count_planes(board: &Board, i: &Inputs) -> [u128; 4] {
+    add_direction_sums([
+        direction_sum::<0>(board, i),
+        direction_sum::<1>(board, i),
+        direction_sum::<2>(board, i),
+        direction_sum::<3>(board, i),
+        direction_sum::<4>(board, i),
+        direction_sum::<5>(board, i),
+        direction_sum::<6>(board, i),
+        direction_sum::<7>(board, i),
+    ])
+}
+
+/// The same planes from sets already computed.
+#[inline(always)]
+fn planes(s: &MotionSets) -> [u128; 4] {
+    add_direction_sums(core::array::from_fn(|d| {
+        let [s1, s2, s3] = s[d];
+        (s2, s1 ^ s2 ^ s3)
+    }))
+}
+
+/// Adds the eight directions' 2-bit numbers per square, `(hi, lo)` as [`direction_sum`]
+/// gives them, into four bit-planes (weights 1, 2, 4, 8) with carry-save adders.
+#[inline(always)]
+fn add_direction_sums(sums: [(u128, u128); 8]) -> [u128; 4] {
+    let hi = |d: usize| sums[d].0;
+    let lo = |d: usize| sums[d].1;
     // Weight 1 (the `lo` bits) and weight 2 (the `hi` bits), three directions at a time.
-    let (h0, l0) = direction_sum::<0>(board, i);
-    let (h1, l1) = direction_sum::<1>(board, i);
-    let (h2, l2) = direction_sum::<2>(board, i);
-    let (sa, ca) = full_add(l0, l1, l2);
-    let (ta, ka) = full_add(h0, h1, h2);
-    let (h3, l3) = direction_sum::<3>(board, i);
-    let (h4, l4) = direction_sum::<4>(board, i);
-    let (h5, l5) = direction_sum::<5>(board, i);
-    let (sb, cb) = full_add(l3, l4, l5);
-    let (tb, kb) = full_add(h3, h4, h5);
-    let (h6, l6) = direction_sum::<6>(board, i);
-    let (h7, l7) = direction_sum::<7>(board, i);
-    let (sc, cc) = full_add(l6, l7, sa);
+    let (sa, ca) = full_add(lo(0), lo(1), lo(2));
+    let (sb, cb) = full_add(lo(3), lo(4), lo(5));
+    let (sc, cc) = full_add(lo(6), lo(7), sa);
     let (b0, cd) = (sb ^ sc, sb & sc);
-    let (tc, kc) = full_add(h6, h7, ca);
+    let (ta, ka) = full_add(hi(0), hi(1), hi(2));
+    let (tb, kb) = full_add(hi(3), hi(4), hi(5));
+    let (tc, kc) = full_add(hi(6), hi(7), ca);
     // Weight 2: the rest.
     let (td, kd) = full_add(cb, cc, cd);
     let (te, ke) = full_add(ta, tb, tc);
@@ -181,27 +200,6 @@ fn count_planes(board: &Board, i: &Inputs) -> [u128; 4] {
     let (b2, jc) = (ua ^ ub, ua & ub);
     // Weight 8: a piece has at most 9 motion moves (a lance: 3 flags, 3 distances), so at
     // most one of these carries is set on any square.
-    [b0, b1, b2, ja | jb | jc]
-}
-
-/// The same planes from sets already computed.
-#[inline(always)]
-fn planes(s: &MotionSets) -> [u128; 4] {
-    let lo = |d: usize| s[d][0] ^ s[d][1] ^ s[d][2];
-    let hi = |d: usize| s[d][1];
-    let (sa, ca) = full_add(lo(0), lo(1), lo(2));
-    let (sb, cb) = full_add(lo(3), lo(4), lo(5));
-    let (sc, cc) = full_add(lo(6), lo(7), sa);
-    let (b0, cd) = (sb ^ sc, sb & sc);
-    let (ta, ka) = full_add(hi(0), hi(1), hi(2));
-    let (tb, kb) = full_add(hi(3), hi(4), hi(5));
-    let (tc, kc) = full_add(hi(6), hi(7), ca);
-    let (td, kd) = full_add(cb, cc, cd);
-    let (te, ke) = full_add(ta, tb, tc);
-    let (b1, kf) = (td ^ te, td & te);
-    let (ua, ja) = full_add(ka, kb, kc);
-    let (ub, jb) = full_add(kd, ke, kf);
-    let (b2, jc) = (ua ^ ub, ua & ub);
     [b0, b1, b2, ja | jb | jc]
 }
 

@@ -268,9 +268,41 @@ impl ParseMoveError {
         )
     }
 
-    /// Reads the square at byte `offset`: a file `a`..`i` and a rank `1`..`9`.
-    pub(crate) fn square_at(text: &[u8], offset: usize) -> Result<Square, ParseMoveError> {
-        match (text.get(offset).copied(), text.get(offset + 1).copied()) {
+    /// Reads the square at byte `offset` of a move text: a file `a`..`i` and a rank `1`..`9`
+    /// (`e4`), as university move strings write it. The error says which of the two is
+    /// missing or wrong, and where.
+    ///
+    /// ```
+    /// use ploy_core::{ParseMoveError, Square};
+    /// assert_eq!(ParseMoveError::square_at(b"e3-e4-0", 3), Ok(Square::E4));
+    /// assert!(ParseMoveError::square_at(b"E4", 0).is_err());
+    /// assert_eq!(ParseMoveError::square_at_any_case(b"E4", 0), Ok(Square::E4));
+    /// ```
+    ///
+    /// # Errors
+    /// [`ParseMoveError::File`] or [`ParseMoveError::Rank`] at the offending byte.
+    pub fn square_at(text: &[u8], offset: usize) -> Result<Square, ParseMoveError> {
+        Self::square_with_file(text, offset, text.get(offset).copied())
+    }
+
+    /// [`ParseMoveError::square_at`] that also accepts an upper-case file (`E4`), as
+    /// Tensi's algebraic notation is read.
+    ///
+    /// # Errors
+    /// [`ParseMoveError::File`] or [`ParseMoveError::Rank`] at the offending byte.
+    pub fn square_at_any_case(text: &[u8], offset: usize) -> Result<Square, ParseMoveError> {
+        let file = text.get(offset).map(u8::to_ascii_lowercase);
+        Self::square_with_file(text, offset, file)
+    }
+
+    /// The square whose file byte, as the caller reads it, is `file` (`None`: the text ends
+    /// at `offset`) and whose rank is the byte after it.
+    fn square_with_file(
+        text: &[u8],
+        offset: usize,
+        file: Option<u8>,
+    ) -> Result<Square, ParseMoveError> {
+        match (file, text.get(offset + 1).copied()) {
             (Some(f @ b'a'..=b'i'), Some(r @ b'1'..=b'9')) => Ok(Square::new(f - b'a', r - b'1')),
             (Some(b'a'..=b'i'), _) => Err(ParseMoveError::Rank {
                 offset: offset + 1,
@@ -283,8 +315,11 @@ impl ParseMoveError {
         }
     }
 
-    /// Reads a rotation digit `0`..`7` at byte `offset`.
-    pub(crate) fn digit_at(text: &[u8], offset: usize) -> Result<u8, ParseMoveError> {
+    /// Reads a rotation digit `0`..`7` at byte `offset` of a move text.
+    ///
+    /// # Errors
+    /// [`ParseMoveError::Rotation`] if there is none.
+    pub fn digit_at(text: &[u8], offset: usize) -> Result<u8, ParseMoveError> {
         match text.get(offset).copied() {
             Some(d @ b'0'..=b'7') => Ok(d - b'0'),
             _ => Err(ParseMoveError::Rotation {

@@ -1,6 +1,8 @@
 //! Rule options, variants, and outcomes.
 
 use crate::{Seat, SeatSet};
+use core::fmt;
+use core::str::FromStr;
 
 /// Start army per colour in the two-player game: `[shields, probes, lances, commanders]`.
 pub const TWO_PLAYER_ARMY: [u32; 4] = [3, 5, 6, 1];
@@ -56,6 +58,64 @@ impl Variant {
             Variant::FreeForAll | Variant::Partnership => FOUR_PLAYER_ARMY,
         }
     }
+
+    /// Every variant: two-player, free-for-all, partnership.
+    pub const ALL: [Variant; 3] = [
+        Variant::TwoPlayer,
+        Variant::FreeForAll,
+        Variant::Partnership,
+    ];
+
+    /// The variant's name as the score sheets, game records and engine protocol write it:
+    /// `two-player`, `free-for-all` or `partnership` (also its `Display`, and what its
+    /// `FromStr` reads).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::TwoPlayer => "two-player",
+            Variant::FreeForAll => "free-for-all",
+            Variant::Partnership => "partnership",
+        }
+    }
+}
+
+/// Writes the variant's [name](Variant::name): `two-player`, `free-for-all` or
+/// `partnership`.
+///
+/// ```
+/// use ploy_core::Variant;
+/// assert_eq!(Variant::FreeForAll.to_string(), "free-for-all");
+/// assert_eq!("partnership".parse::<Variant>(), Ok(Variant::Partnership));
+/// assert!("Partnership".parse::<Variant>().is_err()); // names are exact
+/// ```
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Reads exactly one of the names [`Variant::name`] writes (no other case, no whitespace):
+/// the way back from `Display`. Readers of hand-written text that want leniency squash the
+/// text before (as the score sheets do).
+impl FromStr for Variant {
+    type Err = ParseVariantError;
+
+    fn from_str(s: &str) -> Result<Variant, ParseVariantError> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| ParseVariantError {
+                found: s.to_owned(),
+            })
+    }
+}
+
+/// Text that is not a variant's name (from [`Variant`]'s `FromStr`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant `{found}`: expected `two-player`, `free-for-all` or `partnership`")]
+pub struct ParseVariantError {
+    /// The text that was refused.
+    pub found: String,
 }
 
 /// When a player is eliminated (`docs/rules.md` sections 5 and 7).
@@ -320,5 +380,36 @@ impl Outcome {
     #[must_use]
     pub const fn is_draw(self) -> bool {
         matches!(self, Outcome::Draw { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ParseVariantError, Variant};
+
+    #[test]
+    fn variant_names_round_trip() {
+        for variant in Variant::ALL {
+            assert_eq!(variant.to_string().parse::<Variant>(), Ok(variant));
+        }
+        let names = Variant::ALL.map(|v| v.to_string());
+        assert_eq!(names, ["two-player", "free-for-all", "partnership"]);
+    }
+
+    #[test]
+    fn other_names_are_refused() {
+        for text in ["ffa", "Two-Player", " partnership", "two player", ""] {
+            assert_eq!(
+                text.parse::<Variant>(),
+                Err(ParseVariantError {
+                    found: text.to_owned()
+                })
+            );
+        }
+        let err = "ffa".parse::<Variant>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown variant `ffa`: expected `two-player`, `free-for-all` or `partnership`"
+        );
     }
 }

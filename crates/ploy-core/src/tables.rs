@@ -10,7 +10,7 @@ pub(crate) static NEIGHBOUR: [[u8; 81]; 8] = {
     let mut t = [[OFF; 81]; 8];
     let mut d = 0;
     while d < 8 {
-        let (df, dr) = Direction::ALL[d].delta();
+        let (df, dr) = Direction::DELTAS[d];
         let mut i = 0;
         while i < 81 {
             let f = (i % 9) as i8 + df;
@@ -132,63 +132,39 @@ pub(crate) struct Keys {
 pub const ZOBRIST_SEED: u64 = 0x504C_4F59_2019_7000; // "PLOY" 1970
 
 pub(crate) static KEYS: Keys = {
-    let mut st = ZOBRIST_SEED;
-    let mut k = Keys {
-        colour: [[0; 81]; 4],
-        flag: [[0; 81]; 8],
-        turn: [0; 4],
-        control: [[0; 4]; 4],
-        out: [0; 4],
-    };
-    let mut c = 0;
-    while c < 4 {
-        let mut s = 0;
-        while s < 81 {
-            let (n, v) = splitmix(st);
-            st = n;
-            k.colour[c][s] = v;
-            s += 1;
-        }
-        c += 1;
+    // The order of the draws is the recipe of the crate docs ("Hashing").
+    let (colour, st) = draw_keys::<4, 81>(ZOBRIST_SEED);
+    let (flag, st) = draw_keys::<8, 81>(st);
+    let ([turn], st) = draw_keys::<1, 4>(st);
+    let (control, st) = draw_keys::<4, 4>(st);
+    let ([out], _) = draw_keys::<1, 4>(st);
+    Keys {
+        colour,
+        flag,
+        turn,
+        control,
+        out,
     }
-    let mut d = 0;
-    while d < 8 {
-        let mut s = 0;
-        while s < 81 {
-            let (n, v) = splitmix(st);
-            st = n;
-            k.flag[d][s] = v;
-            s += 1;
-        }
-        d += 1;
-    }
-    let mut i = 0;
-    while i < 4 {
-        let (n, v) = splitmix(st);
-        st = n;
-        k.turn[i] = v;
-        i += 1;
-    }
-    let mut c = 0;
-    while c < 4 {
-        let mut s = 0;
-        while s < 4 {
-            let (n, v) = splitmix(st);
-            st = n;
-            k.control[c][s] = v;
-            s += 1;
-        }
-        c += 1;
-    }
-    let mut i = 0;
-    while i < 4 {
-        let (n, v) = splitmix(st);
-        st = n;
-        k.out[i] = v;
-        i += 1;
-    }
-    k
 };
+
+/// `R` rows of `C` keys drawn in row order from SplitMix64 in state `state`, and the state
+/// after them.
+const fn draw_keys<const R: usize, const C: usize>(state: u64) -> ([[u64; C]; R], u64) {
+    let mut keys = [[0; C]; R];
+    let mut st = state;
+    let mut r = 0;
+    while r < R {
+        let mut c = 0;
+        while c < C {
+            let (next, key) = splitmix(st);
+            st = next;
+            keys[r][c] = key;
+            c += 1;
+        }
+        r += 1;
+    }
+    (keys, st)
+}
 
 /// `NIBBLE_KEYS[half][sq][n]`: XOR of the flag keys of the bits of nibble `n` (low half:
 /// directions 0..4, high half: 4..8) on `sq`. Two lookups give a mask's key, the same value

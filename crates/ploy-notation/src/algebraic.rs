@@ -50,10 +50,7 @@ use core::str::FromStr;
 
 use ploy_core::{Move, Position};
 
-use crate::moves::{
-    IllegalMoveError, ParseMoveError, ReadMoveError, check_legal, digit_at, is_file_at,
-    square_at_any_case,
-};
+use crate::moves::{IllegalMoveError, ParseMoveError, ReadMoveError, check_legal, is_file_at};
 
 /// A move in Tensi's algebraic notation: a `(from, to, r)` triple (legal or not) with the
 /// capture mark and the winning mark as written.
@@ -142,22 +139,25 @@ impl AlgebraicMove {
     /// # Errors
     /// [`ParseMoveError`] with what is wrong and where.
     pub fn from_ascii(text: &[u8]) -> Result<AlgebraicMove, ParseMoveError> {
-        let from = square_at_any_case(text, 0)?;
+        let from = ParseMoveError::square_at_any_case(text, 0)?;
         // The end square after a separator at 2 (`e4-e5`, `e4xe5`), or right at 2 (`e4e5`).
         let motion = |to_at: usize, capture: bool| -> Result<_, ParseMoveError> {
-            let to = square_at_any_case(text, to_at)?;
+            let to = ParseMoveError::square_at_any_case(text, to_at)?;
             let after = to_at + 2;
             let (rotation, i) = match text.get(after).copied() {
-                Some(b'+') => ((8 - digit_at(text, after + 1)?) % 8, after + 2),
-                Some(b'-') => (digit_at(text, after + 1)?, after + 2),
+                Some(b'+') => (
+                    (8 - ParseMoveError::digit_at(text, after + 1)?) % 8,
+                    after + 2,
+                ),
+                Some(b'-') => (ParseMoveError::digit_at(text, after + 1)?, after + 2),
                 _ => (0, after),
             };
             Ok((to, capture, rotation, i))
         };
         let (to, mut capture, rotation, mut i) = match text.get(2).copied() {
-            Some(b'+') => (from, false, (8 - digit_at(text, 3)?) % 8, 4),
+            Some(b'+') => (from, false, (8 - ParseMoveError::digit_at(text, 3)?) % 8, 4),
             Some(b'-') if text.get(3).is_some_and(u8::is_ascii_digit) => {
-                (from, false, digit_at(text, 3)?, 4)
+                (from, false, ParseMoveError::digit_at(text, 3)?, 4)
             }
             Some(sep @ (b'-' | b'x' | b'X')) => motion(3, sep != b'-')?,
             Some(_) if is_file_at(text, 2) => motion(2, false)?,

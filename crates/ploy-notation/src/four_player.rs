@@ -103,7 +103,7 @@ use ploy_core::{
     Board, Flags, InvalidFlags, Piece, Position, Rules, Seat, SeatSet, Setup, Square, Variant,
 };
 
-use crate::board::{Letters, parse_grid};
+use crate::board::{Letters, board_from_fields, parse_grid, write_grid};
 use crate::util::is_ws;
 use crate::{InvalidPositionError, NotAPieceError, ParseBoardError, ParsePositionError};
 
@@ -232,19 +232,7 @@ impl FourPlayerBoardString {
     /// [`NotAPieceError`] for the first field (in text order: rank 9 to 1, file `a` to `i`)
     /// whose mask has 5 to 8 flags.
     pub fn to_board(&self) -> Result<Board, NotAPieceError> {
-        let mut board = Board::empty();
-        for rank in (0..9u8).rev() {
-            for file in 0..9u8 {
-                let sq = Square::new(file, rank);
-                if let Some(raw) = self.get(sq) {
-                    let piece = raw
-                        .to_piece()
-                        .map_err(|source| NotAPieceError { square: sq, source })?;
-                    board.put(sq, piece);
-                }
-            }
-        }
-        Ok(board)
+        board_from_fields(|sq| self.get(sq).map(RawFourPlayerPiece::to_piece))
     }
 
     /// Reads a four-player board string from bytes (any bytes: the input need not be
@@ -284,21 +272,7 @@ impl fmt::Debug for FourPlayerBoardString {
 
 impl fmt::Display for FourPlayerBoardString {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use fmt::Write;
-        for rank in (0..9u8).rev() {
-            for file in 0..9u8 {
-                if let Some(raw) = self.get(Square::new(file, rank)) {
-                    fmt::Display::fmt(&raw, f)?;
-                }
-                if file < 8 {
-                    f.write_char(',')?;
-                }
-            }
-            if rank > 0 {
-                f.write_char('/')?;
-            }
-        }
-        Ok(())
+        write_grid(f, |sq| self.get(sq))
     }
 }
 

@@ -120,6 +120,7 @@ pub mod algebraic;
 pub mod board;
 pub mod four_player;
 mod moves;
+mod picture;
 pub mod protocol;
 #[cfg(feature = "serde")]
 mod serde_impls;
@@ -140,6 +141,7 @@ pub use four_player::{
     seat_letter,
 };
 pub use moves::{IllegalMoveError, ParseMoveError, ReadMoveError, check_legal};
+pub use picture::{board_picture, board_picture_turned};
 pub use university::{UniversityMove, read_university};
 pub use util::{EXCERPT_CHARS, excerpt};
 

@@ -14,32 +14,6 @@ pub(crate) fn is_file_at(text: &[u8], offset: usize) -> bool {
     matches!(lower(text, offset), Some(b'a'..=b'i'))
 }
 
-/// Reads the square at `offset`, in either case (`e4`, `E4`).
-pub(crate) fn square_at_any_case(text: &[u8], offset: usize) -> Result<Square, ParseMoveError> {
-    match (lower(text, offset), text.get(offset + 1).copied()) {
-        (Some(f @ b'a'..=b'i'), Some(r @ b'1'..=b'9')) => Ok(Square::new(f - b'a', r - b'1')),
-        (Some(b'a'..=b'i'), _) => Err(ParseMoveError::Rank {
-            offset: offset + 1,
-            found: ParseMoveError::found_at(text, offset + 1),
-        }),
-        _ => Err(ParseMoveError::File {
-            offset,
-            found: ParseMoveError::found_at(text, offset),
-        }),
-    }
-}
-
-/// Reads a rotation digit `0`..`7` at `offset`.
-pub(crate) fn digit_at(text: &[u8], offset: usize) -> Result<u8, ParseMoveError> {
-    match text.get(offset).copied() {
-        Some(d @ b'0'..=b'7') => Ok(d - b'0'),
-        _ => Err(ParseMoveError::Rotation {
-            offset,
-            found: ParseMoveError::found_at(text, offset),
-        }),
-    }
-}
-
 /// A well-formed move that is not legal in the position (the resolution stage), with the
 /// reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

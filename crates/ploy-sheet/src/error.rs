@@ -3,7 +3,7 @@
 use ploy_core::{GameError, Outcome, Seat, Variant};
 use ploy_notation::{ReadMoveError, ReadPositionError};
 
-use crate::text::{ResultText, variant_name};
+use crate::text::ResultText;
 
 /// A sheet or record could not be read: where (1-based line and column, columns counted in
 /// characters, a tab counting as one) and why.
@@ -80,7 +80,7 @@ pub enum ReadErrorKind {
         found: String,
     },
     /// A player is named for a seat that does not play in this variant.
-    #[error("{seat} does not play in a {} game", variant_name(*.variant))]
+    #[error("{seat} does not play in a {variant} game")]
     SeatNotInVariant {
         /// The seat.
         seat: Seat,
@@ -91,7 +91,7 @@ pub enum ReadErrorKind {
     #[error("start position: {0}")]
     Start(ReadPositionError),
     /// The start position belongs to another variant than the one the header names.
-    #[error("the start position is a {} position, but the variant is {}", variant_name(*.start), variant_name(*.variant))]
+    #[error("the start position is a {start} position, but the variant is {variant}")]
     StartVariant {
         /// The variant the header names.
         variant: Variant,
@@ -205,7 +205,7 @@ pub enum WriteError {
         problem: &'static str,
     },
     /// A player is named for a seat that does not play in this variant.
-    #[error("{seat} does not play in a {} game", variant_name(*.variant))]
+    #[error("{seat} does not play in a {variant} game")]
     SeatNotInVariant {
         /// The seat.
         seat: Seat,

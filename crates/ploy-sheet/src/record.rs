@@ -9,11 +9,11 @@ use ploy_notation::{PositionString, UniversityMove};
 
 use crate::error::{ReadError, ReadErrorKind, WriteError};
 use crate::replay::{
-    finish, leave, leaving_word, malformed, parse_leaving, play, start_from_string, start_from_text,
+    finish, finish_at, leave, leaving_word, parse_leaving, play, play_text, start_from_string,
+    start_game,
 };
 use crate::text::{
     Claim, Key, RawHeader, ResultText, column, lines, parse_result, quote, rule_values, squash,
-    variant_name,
 };
 use crate::{Header, SavedGame};
 
@@ -146,12 +146,7 @@ impl fmt::Display for Record {
                 writeln!(f, "{}: {v}", key.record_key())?;
             }
         }
-        writeln!(
-            f,
-            "{}: {}",
-            Key::Variant.record_key(),
-            variant_name(self.variant)
-        )?;
+        writeln!(f, "{}: {}", Key::Variant.record_key(), self.variant)?;
         for (key, value) in rule_values(self.variant, self.rules) {
             writeln!(f, "{}: {value}", key.record_key())?;
         }
@@ -298,12 +293,7 @@ pub fn read_record(text: &str) -> Result<SavedGame, ReadError> {
     let interp = raw
         .interpret()
         .map_err(|((l, c), k)| ReadError::new(l, c, k))?;
-    let start =
-        start_from_text(interp.variant, interp.rules, interp.start.map(|s| s.0)).map_err(|k| {
-            let (l, c) = interp.start.map_or((1, 1), |s| s.1);
-            ReadError::new(l, c, k)
-        })?;
-    let mut game = Game::from_position(start);
+    let mut game = start_game(interp.variant, interp.rules, interp.start)?;
     if let Some((n, line, skip)) = moves_line {
         let mut move_lines = vec![(n, line, skip)];
         for (n, line) in content {
@@ -325,17 +315,10 @@ pub fn read_record(text: &str) -> Result<SavedGame, ReadError> {
                     leave(&mut game, seat, reason, tok).map_err(|k| ReadError::new(n, col, k))?;
                     continue;
                 }
-                let mv = UniversityMove::from_ascii(tok.as_bytes()).map_err(|e| {
-                    let off = column(tok, e.offset().min(tok.len())) - 1;
-                    ReadError::new(n, col + off, malformed(&game, tok, e))
-                })?;
-                play(&mut game, mv.as_move(), tok).map_err(|k| ReadError::new(n, col, k))?;
+                let mv = UniversityMove::from_ascii(tok.as_bytes()).map(|m| m.as_move());
+                play_text(&mut game, (n, col), tok, mv)?;
             }
         }
     }
-    finish(&mut game, claim).map_err(|k| ReadError::new(result_at.0, result_at.1, k))?;
-    Ok(SavedGame {
-        header: interp.header,
-        game,
-    })
+    finish_at(game, claim, result_at, interp.header)
 }

@@ -6,8 +6,9 @@ use ploy_notation::{
     check_legal, read_position,
 };
 
-use crate::error::ReadErrorKind;
-use crate::text::{Claim, quote};
+use crate::error::{ReadError, ReadErrorKind};
+use crate::text::{At, Claim, column, quote};
+use crate::{Header, SavedGame};
 
 /// The start position from its text (`None`: the variant's standard start).
 pub(crate) fn start_from_text(
@@ -34,6 +35,21 @@ fn same_variant(variant: Variant, pos: Position) -> Result<Position, ReadErrorKi
             start: pos.variant(),
         })
     }
+}
+
+/// A game from the start position a header names: its text and where that stands (`None`:
+/// the variant's standard start). An unreadable or wrong start position is reported where
+/// its text stands. Score sheets and game records start their games alike.
+pub(crate) fn start_game(
+    variant: Variant,
+    rules: Rules,
+    start: Option<(&str, At)>,
+) -> Result<Game, ReadError> {
+    let position = start_from_text(variant, rules, start.map(|s| s.0)).map_err(|k| {
+        let (line, col) = start.map_or((1, 1), |s| s.1);
+        ReadError::new(line, col, k)
+    })?;
+    Ok(Game::from_position(position))
 }
 
 /// The start position from a parsed position string (`None`: the standard start).
@@ -187,4 +203,33 @@ pub(crate) fn leave(
         game.resign(seat)
     };
     r.map_err(ReadErrorKind::Ending)
+}
+
+/// Plays the move `text`, which starts at `(line, column)` (1-based) of the input, as its
+/// reader `parsed` it: a malformed move is reported at the character where the reader
+/// stopped, an illegal one at the move's start. Score sheets and game records read their
+/// moves alike but for the notation.
+pub(crate) fn play_text(
+    game: &mut Game,
+    (line, col): (usize, usize),
+    text: &str,
+    parsed: Result<Move, ParseMoveError>,
+) -> Result<(), ReadError> {
+    let mv = parsed.map_err(|e| {
+        let at = column(text, e.offset().min(text.len()));
+        ReadError::new(line, col + at - 1, malformed(game, text, e))
+    })?;
+    play(game, mv, text).map_err(|k| ReadError::new(line, col, k))
+}
+
+/// The game read, once the claimed result, written at `result_at` (line, column), is checked
+/// against its moves ([`finish`]).
+pub(crate) fn finish_at(
+    mut game: Game,
+    claim: Claim,
+    result_at: (usize, usize),
+    header: Header,
+) -> Result<SavedGame, ReadError> {
+    finish(&mut game, claim).map_err(|k| ReadError::new(result_at.0, result_at.1, k))?;
+    Ok(SavedGame { header, game })
 }

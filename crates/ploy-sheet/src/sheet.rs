@@ -4,14 +4,14 @@
 
 use core::fmt;
 
-use ploy_core::{Game, Seat};
+use ploy_core::Seat;
 use ploy_notation::{AlgebraicMove, PositionString};
 
 use crate::error::{ReadError, ReadErrorKind, WriteError};
-use crate::replay::{finish, leave, leaving_word, malformed, parse_leaving, play, start_from_text};
+use crate::replay::{finish_at, leave, leaving_word, parse_leaving, play_text, start_game};
 use crate::text::{
     Claim, Key, RawHeader, ResultText, column, lines, parse_result, quote, rule_values,
-    seat_from_name, seat_title, squash, variant_name,
+    seat_from_name, seat_title, squash,
 };
 use crate::{Header, SavedGame};
 
@@ -66,12 +66,7 @@ impl fmt::Display for SheetDisplay<'_> {
         let variant = game.position().variant();
         writeln!(f, "{SHEET_TITLE}")?;
         write_text_rows(f, header)?;
-        writeln!(
-            f,
-            "{}\t{}",
-            Key::Variant.sheet_label(),
-            variant_name(variant)
-        )?;
+        writeln!(f, "{}\t{}", Key::Variant.sheet_label(), variant)?;
         for (key, value) in rule_values(variant, game.rules()) {
             writeln!(f, "{}\t{value}", key.sheet_label())?;
         }
@@ -290,12 +285,7 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
     if let Some(&(col, _)) = c.get(seats.len() + 1) {
         return Err(ReadError::new(n, col, columns_error()));
     }
-    let start =
-        start_from_text(interp.variant, interp.rules, interp.start.map(|s| s.0)).map_err(|k| {
-            let (l, c) = interp.start.map_or((1, 1), |s| s.1);
-            ReadError::new(l, c, k)
-        })?;
-    let mut game = Game::from_position(start);
+    let mut game = start_game(interp.variant, interp.rules, interp.start)?;
     let mut round: u32 = 0;
     let mut pending = None;
     let mut claim = Claim::Unstated;
@@ -378,16 +368,9 @@ pub fn read_sheet(text: &str) -> Result<SavedGame, ReadError> {
                     ReadErrorKind::WrongColumn { round, seat, turn },
                 ));
             }
-            let mv = AlgebraicMove::from_ascii(cell.as_bytes()).map_err(|e| {
-                let at = column(cell, e.offset().min(cell.len()));
-                ReadError::new(n, col + at - 1, malformed(&game, cell, e))
-            })?;
-            play(&mut game, mv.as_move(), cell).map_err(|k| ReadError::new(n, col, k))?;
+            let mv = AlgebraicMove::from_ascii(cell.as_bytes()).map(|m| m.as_move());
+            play_text(&mut game, (n, col), cell, mv)?;
         }
     }
-    finish(&mut game, claim).map_err(|k| ReadError::new(result_at.0, result_at.1, k))?;
-    Ok(SavedGame {
-        header: interp.header,
-        game,
-    })
+    finish_at(game, claim, result_at, interp.header)
 }

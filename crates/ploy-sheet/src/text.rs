@@ -34,15 +34,6 @@ pub(crate) fn squash(s: &str) -> String {
         .collect()
 }
 
-/// The variant's name in both formats.
-pub(crate) const fn variant_name(v: Variant) -> &'static str {
-    match v {
-        Variant::FreeForAll => "free-for-all",
-        Variant::Partnership => "partnership",
-        _ => "two-player",
-    }
-}
-
 /// A seat's name with a capital letter, as the sheet's columns and results write it.
 pub(crate) const fn seat_title(s: Seat) -> &'static str {
     match s {
@@ -278,12 +269,15 @@ fn value_error(key: Key, expected: &'static str, found: &str) -> ReadErrorKind {
     }
 }
 
+/// A variant's name ([`Variant::name`]) squashed as keys and values are compared, or one
+/// of the two-player game's other names (`two players`, `2`).
 fn parse_variant(v: &str) -> Result<Variant, ReadErrorKind> {
-    match squash(v).as_str() {
-        "twoplayer" | "twoplayers" | "2" => Ok(Variant::TwoPlayer),
-        "freeforall" => Ok(Variant::FreeForAll),
-        "partnership" => Ok(Variant::Partnership),
-        _ => Err(value_error(
+    let text = squash(v);
+    let named = Variant::ALL.into_iter().find(|x| squash(x.name()) == text);
+    match named {
+        Some(variant) => Ok(variant),
+        None if matches!(text.as_str(), "twoplayers" | "2") => Ok(Variant::TwoPlayer),
+        None => Err(value_error(
             Key::Variant,
             "`two-player`, `free-for-all` or `partnership`",
             v,

@@ -4,8 +4,20 @@
 use ploy_search::{SearchGame, Side, Terminal};
 
 use super::patterns::{self, C_B4, C_F4, C_FIVE, CLASSES, Class, Info};
-use crate::position::{EMPTY, Layout, MAX_CELLS, OFF, Position, step, stone};
+use crate::position::{EMPTY, Layout, MAX_CELLS, OFF, Position, captured_pairs, step, stone};
 use crate::types::{Color, Move, Outcome, Point};
+
+/// Moves one cell's count in a histogram from bucket `old` to bucket `new` (bucket 0, "no
+/// class" or "no capture", is not counted): the class and capture histograms change alike.
+#[inline(always)]
+fn recount<const N: usize>(hist: &mut [u16; N], old: u8, new: u8) {
+    if old != 0 {
+        hist[usize::from(old)] -= 1;
+    }
+    if new != 0 {
+        hist[usize::from(new)] += 1;
+    }
+}
 
 /// Knobs of the full-strength move generation, for experiments (the defaults are the
 /// engine's).
@@ -261,21 +273,11 @@ impl SearchPosition {
         let oldc = f.caps[c];
         let was_sharp = old >= C_B4 || oldc > 0 || f.threats[c] > 0;
         if old != cl {
-            if old != 0 {
-                self.hist[c][usize::from(old)] -= 1;
-            }
-            if cl != 0 {
-                self.hist[c][usize::from(cl)] += 1;
-            }
+            recount(&mut self.hist[c], old, cl);
             f.class[c] = cl;
         }
         if oldc != cp {
-            if oldc != 0 {
-                self.cap_hist[c][usize::from(oldc)] -= 1;
-            }
-            if cp != 0 {
-                self.cap_hist[c][usize::from(cp)] += 1;
-            }
+            recount(&mut self.cap_hist[c], oldc, cp);
             f.caps[c] = cp;
         }
         f.threats[c] = th;
@@ -369,12 +371,7 @@ impl SearchPosition {
         let opp = u16::from(stone(mover.other()));
         self.changed(p, own);
         let dirs = *self.pos.dirs();
-        let mut m = capture_dirs;
-        while m != 0 {
-            let k = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let a = step(p, dirs[k]);
-            let b = step(a, dirs[k]);
+        for (a, b) in captured_pairs(&dirs, p, capture_dirs) {
             self.changed(a, opp);
             self.changed(b, opp);
         }
@@ -384,12 +381,7 @@ impl SearchPosition {
         let p = self.layout.index(mv.point());
         self.near_add(p, delta);
         let dirs = *self.pos.dirs();
-        let mut m = capture_dirs;
-        while m != 0 {
-            let k = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let a = step(p, dirs[k]);
-            let b = step(a, dirs[k]);
+        for (a, b) in captured_pairs(&dirs, p, capture_dirs) {
             self.near_add(a, -delta);
             self.near_add(b, -delta);
         }
