@@ -37,6 +37,9 @@ fn answer(r: &Response) -> (u16, String) {
     (r.status, text)
 }
 
+/// A case: what it shows, the path, the `Content-Type`, the body, the status and words.
+type Case<'a> = (&'a str, String, Option<&'a str>, &'a str, (u16, String));
+
 #[test]
 fn bodies_are_read_field_by_field_with_todays_words() {
     let dir = temp_dir("http-bodies");
@@ -55,7 +58,7 @@ fn bodies_are_read_field_by_field_with_todays_words() {
     let moves = format!("/api/games/{id}/moves");
     let json = Some("application/json");
     let bad = |m: &str| (400, m.to_owned());
-    let cases: Vec<(&str, String, Option<&str>, &str, (u16, String))> = vec![
+    let cases: Vec<Case<'_>> = vec![
         // Accounts.
         (
             "last duplicate key counts",
