@@ -9,7 +9,7 @@ use super::replay::{Replayed, derive, play_forced};
 use super::timers::{format_duration, timer_options};
 use super::view::GameView;
 use crate::auth::{self, BOT};
-use crate::game::Options;
+use crate::game::{DynGame, Options};
 use crate::store::{NewGame, Note};
 
 /// What a challenge would seat ([`Service::setup`]).
@@ -27,14 +27,20 @@ pub struct Setup {
     pub seats: Vec<String>,
 }
 
+/// A challenge's game type, its options, and its deadline and reminder in seconds.
+type ChallengeOptions = (Arc<dyn DynGame>, Options, Option<i64>, Option<i64>);
+
 impl Service {
-    /// What a challenge of `game_name` with `option_texts` would seat, without starting
-    /// anything: the canonical options, the number of players and the seats' names (for
-    /// the page's challenge form).
+    /// The game type `game_name` and the options of a challenge: the game's own, then the
+    /// server's timers (`-deadline`, `-reminder`, in seconds).
     ///
     /// # Errors
-    /// 400 for an unknown game type, a bad option or options that cannot be combined.
-    pub fn setup(&self, game_name: &str, option_texts: &[String]) -> Result<Setup, ApiError> {
+    /// 400 for an unknown game type or a bad option.
+    fn challenge_options(
+        &self,
+        game_name: &str,
+        option_texts: &[String],
+    ) -> Result<ChallengeOptions, ApiError> {
         let game = Arc::clone(self.game_type(game_name)?);
         let mut rest = Vec::new();
         let options = Options::parse(
@@ -44,6 +50,18 @@ impl Service {
         )
         .map_err(ApiError::bad_request)?;
         let (deadline, reminder) = timer_options(game.name(), rest)?;
+        Ok((game, options, deadline, reminder))
+    }
+
+    /// What a challenge of `game_name` with `option_texts` would seat, without starting
+    /// anything: the canonical options, the number of players and the seats' names (for
+    /// the page's challenge form).
+    ///
+    /// # Errors
+    /// 400 for an unknown game type, a bad option or options that cannot be combined.
+    pub fn setup(&self, game_name: &str, option_texts: &[String]) -> Result<Setup, ApiError> {
+        let (game, options, deadline, reminder) =
+            self.challenge_options(game_name, option_texts)?;
         let range = game.players(&options);
         game.start(&options, *range.start())
             .map_err(ApiError::bad_request)?;
@@ -79,15 +97,8 @@ impl Service {
         credentials: &Credentials,
         players: &[String],
     ) -> Result<GameView, ApiError> {
-        let game = Arc::clone(self.game_type(game_name)?);
-        let mut rest = Vec::new();
-        let options = Options::parse(
-            game.options(),
-            option_texts.iter().map(String::as_str),
-            &mut rest,
-        )
-        .map_err(ApiError::bad_request)?;
-        let (deadline, reminder) = timer_options(game.name(), rest)?;
+        let (game, options, deadline, reminder) =
+            self.challenge_options(game_name, option_texts)?;
         let range = game.players(&options);
         if !range.contains(&players.len()) {
             let wanted = if range.start() == range.end() {

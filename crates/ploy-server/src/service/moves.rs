@@ -133,6 +133,21 @@ impl Service {
         Ok(self.view_of(&new_row, r))
     }
 
+    /// Searches the bot's move in `r` and plays it there; its canonical text, or `None`
+    /// when the game gives the bot nothing to play.
+    ///
+    /// # Errors
+    /// 500 when the game refuses the move its own search found.
+    pub(super) fn bot_plays(&self, r: &mut Replayed) -> Result<Option<String>, ApiError> {
+        let Some(text) = r.state.bot_move(&self.config.bot_budget) else {
+            return Ok(None);
+        };
+        r.state
+            .play(&text)
+            .map(Some)
+            .map_err(|e| ApiError::internal(format!("the bot's move {text}: {e}")))
+    }
+
     /// Plays one bot move on game `id` if the bot is to move there. Returns whether it
     /// moved. The search runs before the write transaction.
     ///
@@ -148,13 +163,9 @@ impl Service {
             if row.players[seat] != BOT {
                 return Ok(false);
             }
-            let Some(text) = r.state.bot_move(&self.config.bot_budget) else {
+            let Some(canonical) = self.bot_plays(&mut r)? else {
                 return Ok(false);
             };
-            let canonical = r
-                .state
-                .play(&text)
-                .map_err(|e| ApiError::internal(format!("the bot's move {text}: {e}")))?;
             let written = self.commit_move(&row, &mut r, seat, canonical, Source::Bot, BOT);
             if settle(id, written)?.is_some() {
                 return Ok(true);

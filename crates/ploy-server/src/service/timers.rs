@@ -62,13 +62,9 @@ impl Service {
                 }
                 Err(_) => {
                     let mut r = r;
-                    let Some(text) = r.state.bot_move(&self.config.bot_budget) else {
+                    let Some(canonical) = self.bot_plays(&mut r)? else {
                         return Ok(false);
                     };
-                    let canonical = r
-                        .state
-                        .play(&text)
-                        .map_err(|e| ApiError::internal(format!("the bot's move {text}: {e}")))?;
                     let _ = self.commit_move(row, &mut r, seat, canonical, Source::Bot, "");
                 }
             }
