@@ -311,6 +311,30 @@ pub trait GameType: Send + Sync + 'static {
     fn bot_move(&self, state: &Self::State, budget: &Budget) -> Option<String>;
 }
 
+/// Writes the four fixed facts of a game type in its [`GameType`] impl, the same way for
+/// every adapter: [`GameType::name`], [`GameType::rules_version`], [`GameType::options`]
+/// and [`GameType::help`].
+macro_rules! game_facts {
+    (name: $name:expr, rules_version: $version:expr, options: $options:expr, help: $help:expr $(,)?) => {
+        fn name(&self) -> &'static str {
+            $name
+        }
+
+        fn rules_version(&self) -> u32 {
+            $version
+        }
+
+        fn options(&self) -> &'static [$crate::game::OptionSpec] {
+            $options
+        }
+
+        fn help(&self) -> &'static str {
+            $help
+        }
+    };
+}
+pub(crate) use game_facts;
+
 /// A game type with its state type erased, as the server holds it.
 pub trait DynGame: Send + Sync {
     /// [`GameType::name`].

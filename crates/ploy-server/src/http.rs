@@ -21,15 +21,18 @@ use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post};
 use futures_util::Stream;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
 use crate::command;
 use crate::page;
 use crate::service::{ApiError, Credentials, Service, Setup};
 use crate::store::{Event, Summary};
+use bodies::{Account, Challenge, Empty, PlayMove, SeatsOf, Who};
+
+mod bodies;
 
 /// The largest request body accepted, bytes.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -75,50 +78,6 @@ fn json_response(status: StatusCode, value: &Value) -> Response {
 // Request reading.
 // ----------------------------------------------------------------------------------------
 
-fn parse_body(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
-    if body.is_empty() {
-        return Err(ApiError::bad_request(
-            "the request has no body; expected a JSON object",
-        ));
-    }
-    match serde_json::from_slice::<Value>(body) {
-        Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(ApiError::bad_request("expected a JSON object")),
-        Err(e) => Err(ApiError::bad_request(format!("malformed JSON: {e}"))),
-    }
-}
-
-fn string_field(body: &Map<String, Value>, name: &str) -> Result<String, ApiError> {
-    match body.get(name) {
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(_) => Err(ApiError::bad_request(format!("`{name}` must be a string"))),
-        None => Err(ApiError::bad_request(format!("missing field `{name}`"))),
-    }
-}
-
-fn strings_field(
-    body: &Map<String, Value>,
-    name: &str,
-    required: bool,
-) -> Result<Vec<String>, ApiError> {
-    match body.get(name) {
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| match v {
-                Value::String(s) => Ok(s.clone()),
-                _ => Err(ApiError::bad_request(format!(
-                    "`{name}` must be a list of strings"
-                ))),
-            })
-            .collect(),
-        Some(_) => Err(ApiError::bad_request(format!(
-            "`{name}` must be a list of strings"
-        ))),
-        None if required => Err(ApiError::bad_request(format!("missing field `{name}`"))),
-        None => Ok(Vec::new()),
-    }
-}
-
 fn cookie_token(headers: &HeaderMap) -> Option<String> {
     headers
         .get_all(header::COOKIE)
@@ -131,28 +90,14 @@ fn cookie_token(headers: &HeaderMap) -> Option<String> {
 }
 
 /// The credentials of a request: `userid` and `password` in the body, or the session
-/// cookie. Missing fields without a cookie are 400; a dead session is 403.
-fn credentials(
-    service: &Service,
-    headers: &HeaderMap,
-    body: &Map<String, Value>,
-) -> Result<Credentials, ApiError> {
-    let userid = body.get("userid");
-    let password = body.get("password");
-    if let Some(v) = userid
-        && !v.is_string()
-    {
-        return Err(ApiError::bad_request("`userid` must be a string"));
-    }
-    if let Some(v) = password
-        && !v.is_string()
-    {
-        return Err(ApiError::bad_request("`password` must be a string"));
-    }
-    if let (Some(Value::String(u)), Some(Value::String(p))) = (userid, password) {
+/// cookie. Missing fields without a cookie are 400; a dead session is 403. (The body's
+/// reader has already checked that both, when given, are strings.)
+fn credentials(service: &Service, headers: &HeaderMap, who: Who) -> Result<Credentials, ApiError> {
+    let Who { userid, password } = who;
+    if let (Some(userid), Some(password)) = (&userid, password) {
         return Ok(Credentials::Password {
-            userid: u.clone(),
-            password: p.clone(),
+            userid: userid.clone(),
+            password,
         });
     }
     let Some(token) = cookie_token(headers) else {
@@ -169,9 +114,9 @@ fn credentials(
         .session_user(&token)?
         .ok_or_else(|| ApiError::forbidden("the session has ended; sign in again"))?;
     match userid {
-        Some(Value::String(u)) if !u.eq_ignore_ascii_case(&user) => Err(ApiError::forbidden(
-            format!("the session is {user}'s, not {u}'s"),
-        )),
+        Some(u) if !u.eq_ignore_ascii_case(&user) => Err(ApiError::forbidden(format!(
+            "the session is {user}'s, not {u}'s"
+        ))),
         _ => Ok(Credentials::Session(user)),
     }
 }
@@ -255,9 +200,7 @@ async fn page_asset(Path(file): Path<String>) -> Result<Response, ApiError> {
 }
 
 async fn create_user(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
-    let body = parse_body(&body)?;
-    let userid = string_field(&body, "userid")?;
-    let password = string_field(&body, "password")?;
+    let Account { userid, password } = bodies::read(&body, Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let user = blocking(move || s.signup(&userid, &password)).await?;
     Ok(json_response(StatusCode::CREATED, &json!({"userid": user})))
@@ -271,9 +214,7 @@ fn session_cookie(token: &str, max_age: i64) -> HeaderValue {
 }
 
 async fn create_session(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
-    let body = parse_body(&body)?;
-    let userid = string_field(&body, "userid")?;
-    let password = string_field(&body, "password")?;
+    let Account { userid, password } = bodies::read(&body, Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let (token, user) = blocking(move || s.login(&userid, &password)).await?;
     let mut res = json_response(StatusCode::CREATED, &json!({"userid": user}));
@@ -352,11 +293,7 @@ async fn type_seats(
     Path(name): Path<String>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let options = if body.is_empty() {
-        Vec::new()
-    } else {
-        strings_field(&parse_body(&body)?, "options", false)?
-    };
+    let SeatsOf { options } = bodies::read(&body, Empty::NoFields)?;
     let s = Arc::clone(&app.service);
     let setup = blocking(move || s.setup(&name, &options)).await?;
     Ok(json_response(StatusCode::OK, &setup_json(&setup)))
@@ -379,13 +316,15 @@ async fn create_game(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let body = parse_body(&body)?;
-    let game = string_field(&body, "game")?;
-    let options = strings_field(&body, "options", false)?;
-    let players = strings_field(&body, "players", true)?;
+    let Challenge {
+        game,
+        options,
+        players,
+        who,
+    } = bodies::read(&body, Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let view = blocking(move || {
-        let creds = credentials(&s, &headers, &body)?;
+        let creds = credentials(&s, &headers, who)?;
         s.challenge(&game, &options, &creds, &players)
     })
     .await?;
@@ -419,24 +358,11 @@ async fn post_move(
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let id = existing(&app.service, &id).await?;
-    let body = parse_body(&body)?;
-    let mv = string_field(&body, "move")?;
-    let ply = match body.get("ply") {
-        Some(Value::Number(n)) => n
-            .as_u64()
-            .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| ApiError::bad_request("`ply` must be a whole number, 0 or more"))?,
-        Some(_) => {
-            return Err(ApiError::bad_request(
-                "`ply` must be a whole number, 0 or more",
-            ));
-        }
-        None => return Err(ApiError::bad_request("missing field `ply`")),
-    };
+    let PlayMove { text, ply, who } = bodies::read(&body, Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let view = blocking(move || {
-        let creds = credentials(&s, &headers, &body)?;
-        s.play(id, &creds, &mv, Some(ply))
+        let creds = credentials(&s, &headers, who)?;
+        s.play(id, &creds, &text, Some(ply))
     })
     .await?;
     Ok(json_response(StatusCode::OK, &view.to_json()))
@@ -450,10 +376,10 @@ async fn game_action(
     action: &'static str,
 ) -> Result<Response, ApiError> {
     let id = existing(&app.service, &id).await?;
-    let body = parse_body(&body)?;
+    let who: Who = bodies::read(&body, Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let view = blocking(move || {
-        let creds = credentials(&s, &headers, &body)?;
+        let creds = credentials(&s, &headers, who)?;
         if action == "resign" {
             s.resign(id, &creds)
         } else {
@@ -464,51 +390,26 @@ async fn game_action(
     Ok(json_response(StatusCode::OK, &view.to_json()))
 }
 
-async fn resign(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiError> {
-    game_action(app, id, headers, body, "resign").await
-}
-
-async fn propose(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiError> {
-    game_action(app, id, headers, body, "propose").await
-}
-
-async fn accept(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiError> {
-    game_action(app, id, headers, body, "accept").await
-}
-
-async fn reject(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiError> {
-    game_action(app, id, headers, body, "reject").await
+/// The route of a game action (`resign`, `propose`, `accept`, `reject`): one handler for
+/// the four, told which action it serves.
+fn action_route(action: &'static str) -> MethodRouter<AppState> {
+    post(
+        move |State(app): State<AppState>,
+              Path(id): Path<String>,
+              headers: HeaderMap,
+              body: Bytes| game_action(app, id, headers, body, action),
+    )
 }
 
 async fn inbox(
     app: AppState,
     headers: HeaderMap,
-    body: Option<Map<String, Value>>,
+    who: Who,
     after: i64,
 ) -> Result<Response, ApiError> {
     let s = Arc::clone(&app.service);
     let notes = blocking(move || {
-        let creds = credentials(&s, &headers, &body.unwrap_or_default())?;
+        let creds = credentials(&s, &headers, who)?;
         let user = s.authenticate(&creds)?;
         s.inbox(&user, after)
     })
@@ -538,7 +439,7 @@ async fn get_inbox(
     RawQuery(q): RawQuery,
 ) -> Result<Response, ApiError> {
     let after = after_param(q.as_deref())?;
-    inbox(app, headers, None, after).await
+    inbox(app, headers, Who::default(), after).await
 }
 
 async fn post_inbox(
@@ -548,12 +449,8 @@ async fn post_inbox(
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let after = after_param(q.as_deref())?;
-    let body = if body.is_empty() {
-        None
-    } else {
-        Some(parse_body(&body)?)
-    };
-    inbox(app, headers, body, after).await
+    let who: Who = bodies::read(&body, Empty::NoFields)?;
+    inbox(app, headers, who, after).await
 }
 
 async fn post_command(
@@ -720,10 +617,10 @@ fn router(app: AppState) -> Router {
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/moves", post(post_move))
-        .route("/api/games/{id}/resign", post(resign))
-        .route("/api/games/{id}/propose", post(propose))
-        .route("/api/games/{id}/accept", post(accept))
-        .route("/api/games/{id}/reject", post(reject))
+        .route("/api/games/{id}/resign", action_route("resign"))
+        .route("/api/games/{id}/propose", action_route("propose"))
+        .route("/api/games/{id}/accept", action_route("accept"))
+        .route("/api/games/{id}/reject", action_route("reject"))
         .route("/api/games/{id}/events", get(game_events))
         .route("/api/events", get(all_events))
         .route("/api/inbox", get(get_inbox).post(post_inbox))

@@ -26,38 +26,36 @@ pub struct Asset {
     pub body: &'static str,
 }
 
+impl Asset {
+    /// A file served at `path` with `content_type`.
+    const fn new(path: &'static str, content_type: &'static str, body: &'static str) -> Asset {
+        Asset {
+            path,
+            content_type,
+            body,
+        }
+    }
+}
+
+/// The `Content-Type` of the page's scripts.
+const SCRIPT: &str = "text/javascript; charset=utf-8";
+
 /// Every file of the page.
 pub const ASSETS: &[Asset] = &[
-    Asset {
-        path: "/",
-        content_type: "text/html; charset=utf-8",
-        body: include_str!("../page/index.html"),
-    },
-    Asset {
-        path: "/page/page.css",
-        content_type: "text/css; charset=utf-8",
-        body: include_str!("../page/page.css"),
-    },
-    Asset {
-        path: "/page/app.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../page/app.js"),
-    },
-    Asset {
-        path: "/page/ploy.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../page/ploy.js"),
-    },
-    Asset {
-        path: "/page/pente.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../page/pente.js"),
-    },
-    Asset {
-        path: "/page/pyloff.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../page/pyloff.js"),
-    },
+    Asset::new(
+        "/",
+        "text/html; charset=utf-8",
+        include_str!("../page/index.html"),
+    ),
+    Asset::new(
+        "/page/page.css",
+        "text/css; charset=utf-8",
+        include_str!("../page/page.css"),
+    ),
+    Asset::new("/page/app.js", SCRIPT, include_str!("../page/app.js")),
+    Asset::new("/page/ploy.js", SCRIPT, include_str!("../page/ploy.js")),
+    Asset::new("/page/pente.js", SCRIPT, include_str!("../page/pente.js")),
+    Asset::new("/page/pyloff.js", SCRIPT, include_str!("../page/pyloff.js")),
 ];
 
 /// The Content-Security-Policy of the page: this server only, no inline script.

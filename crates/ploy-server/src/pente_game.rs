@@ -15,7 +15,9 @@ use std::ops::RangeInclusive;
 use pente::{Color, Engine, Game, Move, Outcome as PenteOutcome, Point, Rules, Size, Strength};
 use serde_json::json;
 
-use crate::game::{Budget, GameType, MoveError, OptionKind, OptionSpec, Options, Outcome, excerpt};
+use crate::game::{
+    Budget, GameType, MoveError, OptionKind, OptionSpec, Options, Outcome, excerpt, game_facts,
+};
 
 /// The version of the rules the adapter plays (stored with every game).
 pub const PENTE_RULES_VERSION: u32 = 1;
@@ -128,21 +130,12 @@ fn point_json(p: Point) -> serde_json::Value {
 impl GameType for PenteType {
     type State = Game;
 
-    fn name(&self) -> &'static str {
-        "pente"
-    }
-
-    fn rules_version(&self) -> u32 {
-        PENTE_RULES_VERSION
-    }
-
-    fn options(&self) -> &'static [OptionSpec] {
-        OPTIONS
-    }
-
-    fn help(&self) -> &'static str {
-        HELP
-    }
+    game_facts!(
+        name: "pente",
+        rules_version: PENTE_RULES_VERSION,
+        options: OPTIONS,
+        help: HELP,
+    );
 
     fn players(&self, _options: &Options) -> RangeInclusive<usize> {
         2..=2

@@ -20,7 +20,9 @@ use ploy_core::{
 use ploy_notation::{PositionString, ReadMoveError, UniversityMove, read_algebraic};
 use serde_json::json;
 
-use crate::game::{Budget, GameType, MoveError, OptionKind, OptionSpec, Options, Outcome, excerpt};
+use crate::game::{
+    Budget, GameType, MoveError, OptionKind, OptionSpec, Options, Outcome, excerpt, game_facts,
+};
 
 /// The version of the rules the adapter plays (stored with every game).
 pub const PLOY_RULES_VERSION: u32 = 1;
@@ -168,21 +170,12 @@ fn last_move(game: &Game) -> Option<(ploy_core::Move, bool)> {
 impl GameType for PloyType {
     type State = Game;
 
-    fn name(&self) -> &'static str {
-        "ploy"
-    }
-
-    fn rules_version(&self) -> u32 {
-        PLOY_RULES_VERSION
-    }
-
-    fn options(&self) -> &'static [OptionSpec] {
-        OPTIONS
-    }
-
-    fn help(&self) -> &'static str {
-        HELP
-    }
+    game_facts!(
+        name: "ploy",
+        rules_version: PLOY_RULES_VERSION,
+        options: OPTIONS,
+        help: HELP,
+    );
 
     fn players(&self, options: &Options) -> RangeInclusive<usize> {
         if variant_of(options).is_four_player() {

@@ -18,7 +18,9 @@ use std::ops::RangeInclusive;
 use pyloff::{Engine, Evaluation, Game, Move, Options as PyloffOptions, Player, Point, RuleSet};
 use serde_json::json;
 
-use crate::game::{Budget, GameType, MoveError, OptionKind, OptionSpec, Options, Outcome, excerpt};
+use crate::game::{
+    Budget, GameType, MoveError, OptionKind, OptionSpec, Options, Outcome, excerpt, game_facts,
+};
 
 /// The version of the rules the adapter plays (stored with every game).
 pub const PYLOFF_RULES_VERSION: u32 = 1;
@@ -193,21 +195,12 @@ fn board_picture(game: &Game) -> String {
 impl GameType for PyloffType {
     type State = Game;
 
-    fn name(&self) -> &'static str {
-        "pyloff"
-    }
-
-    fn rules_version(&self) -> u32 {
-        PYLOFF_RULES_VERSION
-    }
-
-    fn options(&self) -> &'static [OptionSpec] {
-        OPTIONS
-    }
-
-    fn help(&self) -> &'static str {
-        HELP
-    }
+    game_facts!(
+        name: "pyloff",
+        rules_version: PYLOFF_RULES_VERSION,
+        options: OPTIONS,
+        help: HELP,
+    );
 
     fn players(&self, _options: &Options) -> RangeInclusive<usize> {
         2..=4

@@ -1,0 +1,214 @@
+//! Challenges: what a challenge would seat, and starting a game.
+
+use std::sync::Arc;
+
+use super::Service;
+use super::accounts::Credentials;
+use super::error::ApiError;
+use super::replay::{Replayed, derive, play_forced};
+use super::timers::{format_duration, timer_options};
+use super::view::GameView;
+use crate::auth::{self, BOT};
+use crate::game::{DynGame, Options};
+use crate::store::{NewGame, Note};
+
+/// What a challenge would seat ([`Service::setup`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The game type.
+    pub game: String,
+    /// The canonical options (the game's, then the timers).
+    pub options: Vec<String>,
+    /// The fewest players.
+    pub min_players: usize,
+    /// The most players.
+    pub max_players: usize,
+    /// The name of each seat up to the most players.
+    pub seats: Vec<String>,
+}
+
+/// A challenge's game type, its options, and its deadline and reminder in seconds.
+type ChallengeOptions = (Arc<dyn DynGame>, Options, Option<i64>, Option<i64>);
+
+impl Service {
+    /// The game type `game_name` and the options of a challenge: the game's own, then the
+    /// server's timers (`-deadline`, `-reminder`, in seconds).
+    ///
+    /// # Errors
+    /// 400 for an unknown game type or a bad option.
+    fn challenge_options(
+        &self,
+        game_name: &str,
+        option_texts: &[String],
+    ) -> Result<ChallengeOptions, ApiError> {
+        let game = Arc::clone(self.game_type(game_name)?);
+        let mut rest = Vec::new();
+        let options = Options::parse(
+            game.options(),
+            option_texts.iter().map(String::as_str),
+            &mut rest,
+        )
+        .map_err(ApiError::bad_request)?;
+        let (deadline, reminder) = timer_options(game.name(), rest)?;
+        Ok((game, options, deadline, reminder))
+    }
+
+    /// What a challenge of `game_name` with `option_texts` would seat, without starting
+    /// anything: the canonical options, the number of players and the seats' names (for
+    /// the page's challenge form).
+    ///
+    /// # Errors
+    /// 400 for an unknown game type, a bad option or options that cannot be combined.
+    pub fn setup(&self, game_name: &str, option_texts: &[String]) -> Result<Setup, ApiError> {
+        let (game, options, deadline, reminder) =
+            self.challenge_options(game_name, option_texts)?;
+        let range = game.players(&options);
+        game.start(&options, *range.start())
+            .map_err(ApiError::bad_request)?;
+        let mut canonical = options.to_texts();
+        if let Some(d) = deadline {
+            canonical.push(format!("-deadline={}", format_duration(d)));
+        }
+        if let Some(d) = reminder {
+            canonical.push(format!("-reminder={}", format_duration(d)));
+        }
+        Ok(Setup {
+            game: game.name().to_owned(),
+            options: canonical,
+            min_players: *range.start(),
+            max_players: *range.end(),
+            seats: (0..*range.end())
+                .map(|s| game.seat_name(&options, s))
+                .collect(),
+        })
+    }
+
+    /// Starts a game. `players` are in seat order; the authenticated user must hold a seat.
+    /// Options are the game's (pbmserv style) plus `-deadline=DURATION` and
+    /// `-reminder=DURATION`.
+    ///
+    /// # Errors
+    /// 400 for an unknown game type, a bad option, a wrong number of players, an unknown or
+    /// repeated player; 403 for bad credentials or a challenger without a seat.
+    pub fn challenge(
+        &self,
+        game_name: &str,
+        option_texts: &[String],
+        credentials: &Credentials,
+        players: &[String],
+    ) -> Result<GameView, ApiError> {
+        let (game, options, deadline, reminder) =
+            self.challenge_options(game_name, option_texts)?;
+        let range = game.players(&options);
+        if !range.contains(&players.len()) {
+            let wanted = if range.start() == range.end() {
+                format!("{}", range.start())
+            } else {
+                format!("{} to {}", range.start(), range.end())
+            };
+            return Err(ApiError::bad_request(format!(
+                "this {} game takes {wanted} players, not {}",
+                game.name(),
+                players.len()
+            )));
+        }
+        for p in players {
+            if p != BOT {
+                auth::check_userid(p).map_err(ApiError::bad_request)?;
+            }
+        }
+        let user = self.authenticate(credentials)?;
+        let stored = self.store.users(players)?;
+        let mut seats = Vec::with_capacity(players.len());
+        for (p, s) in players.iter().zip(stored) {
+            if p.eq_ignore_ascii_case(BOT) {
+                seats.push(BOT.to_owned());
+                continue;
+            }
+            let Some(s) = s else {
+                return Err(ApiError::bad_request(format!("there is no user `{p}`")));
+            };
+            if seats.iter().any(|q: &String| q.eq_ignore_ascii_case(&s)) {
+                return Err(ApiError::bad_request(format!(
+                    "`{s}` is named twice; only the bot may hold several seats"
+                )));
+            }
+            seats.push(s);
+        }
+        if !seats.iter().any(|s| s.eq_ignore_ascii_case(&user)) {
+            return Err(ApiError::forbidden(format!(
+                "{user} must hold a seat in a game he starts"
+            )));
+        }
+        let mut state = game
+            .start(&options, seats.len())
+            .map_err(ApiError::bad_request)?;
+        let now = self.now();
+        let mut moves = Vec::new();
+        play_forced(state.as_mut(), &mut moves, 0, now)?;
+        let derived = derive(state.as_ref(), None).map_err(ApiError::internal)?;
+        let r = Replayed {
+            game: Arc::clone(&game),
+            options: options.clone(),
+            state,
+            ply: moves.len(),
+            derived,
+        };
+        let canonical = options.to_texts();
+        let mut all_options = canonical.clone();
+        if let Some(d) = deadline {
+            all_options.push(format!("-deadline={}", format_duration(d)));
+        }
+        if let Some(d) = reminder {
+            all_options.push(format!("-reminder={}", format_duration(d)));
+        }
+        let new = NewGame {
+            game: game.name().to_owned(),
+            options: all_options,
+            rules_version: game.rules_version(),
+            deadline,
+            reminder,
+            players: seats.clone(),
+            moves,
+            cache: self.cache_of(&r, &seats, now),
+            notes: Vec::new(),
+        };
+        // The notes name the board, known only after the insert: written with it below.
+        let mut new = new;
+        new.notes = seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| **s != user && *s != BOT)
+            .map(|(seat, s)| Note {
+                userid: s.clone(),
+                game_id: None,
+                subject: format!(
+                    "{} challenges you to {} ({})",
+                    user,
+                    game.name(),
+                    game.seat_name(&options, seat)
+                ),
+                body: format!(
+                    "Players: {}\nOptions: {}\n\n{}",
+                    seats.join(", "),
+                    if canonical.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        canonical.join(" ")
+                    },
+                    r.state.render_text()
+                ),
+            })
+            .collect();
+        let id = self.store.create_game(&new, now)?;
+        self.changed();
+        let row = self.load(id)?;
+        let r = self.replay(&row, None)?;
+        if let Some(seat) = r.derived.to_move_seat
+            && row.players[seat] == BOT
+        {
+            self.schedule_bot(id);
+        }
+        Ok(self.view_of(&row, &r))
+    }
+}

@@ -1,0 +1,186 @@
+//! Moves: a player's move, the bot's move, and writing a move with those the rules force.
+
+use super::accounts::Credentials;
+use super::error::ApiError;
+use super::replay::{Replayed, derive, play_forced};
+use super::view::GameView;
+use super::{ATTEMPTS, Service, plural, settle};
+use crate::auth::BOT;
+use crate::game::MoveError;
+use crate::store::{GameRow, MoveRow, OfferChange, Source, StoreError, Write, WriteError};
+
+impl Service {
+    /// Plays a move for the user. `ply`, if given, must be the number of moves played.
+    ///
+    /// Checks, in this order: 404 unknown game; 403 bad credentials or no seat; 409 game
+    /// over, stale move number, or not the user's turn; 422 a move that does not parse or
+    /// is not legal.
+    ///
+    /// # Errors
+    /// As above.
+    pub fn play(
+        &self,
+        id: i64,
+        credentials: &Credentials,
+        text: &str,
+        ply: Option<usize>,
+    ) -> Result<GameView, ApiError> {
+        self.with_game(id, credentials, |row, user, seats, mut r| {
+            self.check_active(row, &r)?;
+            if let Some(n) = ply
+                && n != row.moves.len()
+            {
+                return Err(stale(id, n, row.moves.len()));
+            }
+            let seat = r
+                .derived
+                .to_move_seat
+                .ok_or_else(|| ApiError::internal("an active game without a seat to move"))?;
+            if !seats.contains(&seat) {
+                return Err(ApiError::conflict(
+                    "not_your_turn",
+                    format!(
+                        "it is {} ({})'s turn on board {id}, not {user}'s",
+                        row.players[seat],
+                        r.game.seat_name(&r.options, seat)
+                    ),
+                ));
+            }
+            let canonical = r.state.play(text).map_err(|e| match e {
+                MoveError::Malformed(m) | MoveError::Illegal(m) => {
+                    ApiError::new(422, "illegal_move", m)
+                }
+            })?;
+            let written = self.commit_move(row, &mut r, seat, canonical, Source::Player, user);
+            match written {
+                // A move that named its number is refused when the game moved on.
+                Err(WriteError::Stale { ply: now, ended }) if ply.is_some() => Err(if ended {
+                    ApiError::conflict("game_over", format!("board {id} is over"))
+                } else {
+                    stale(id, row.moves.len(), now)
+                }),
+                written => settle(id, written),
+            }
+        })
+    }
+
+    /// Writes a move just played on `r` (and the moves the rules force after it).
+    pub(super) fn commit_move(
+        &self,
+        row: &GameRow,
+        r: &mut Replayed,
+        seat: usize,
+        canonical: String,
+        source: Source,
+        actor: &str,
+    ) -> Result<GameView, WriteError> {
+        let now = self.now();
+        let start = row.moves.len();
+        let mut moves = vec![MoveRow {
+            ply: start,
+            seat,
+            text: canonical.clone(),
+            source,
+            at: now,
+        }];
+        play_forced(r.state.as_mut(), &mut moves, start + 1, now)
+            .map_err(|e| WriteError::Store(StoreError::Corrupt(e.message)))?;
+        r.ply = start + moves.len();
+        r.derived = derive(r.state.as_ref(), None).map_err(|e| {
+            WriteError::Store(StoreError::Corrupt(format!(
+                "the game does not replay: {e}"
+            )))
+        })?;
+        let seat_name = r.game.seat_name(&r.options, seat);
+        let mut summary = format!(
+            "{} ({seat_name}) played {canonical}{}",
+            row.players[seat],
+            if source == Source::Bot && row.players[seat] != BOT {
+                " (by the bot, on time)"
+            } else {
+                ""
+            }
+        );
+        for m in &moves[1..] {
+            summary.push_str(&format!(
+                "; {} ({}) had to play {}",
+                row.players[m.seat],
+                r.game.seat_name(&r.options, m.seat),
+                m.text
+            ));
+        }
+        let status_line = self.status_line(row, r);
+        let notes = self.notes_for(row, actor, &summary, &status_line, r);
+        let w = Write {
+            game_id: row.id,
+            expected_ply: start,
+            expected_revision: row.revision,
+            moves,
+            ending: None,
+            offers: OfferChange::Clear,
+            cache: self.cache_of(r, &row.players, now),
+            notes,
+            event: "move",
+            reminded_ply: None,
+            now,
+        };
+        self.store.write(&w)?;
+        self.after_write(row.id, r, &row.players);
+        let mut new_row = row.clone();
+        new_row.moves.extend(w.moves);
+        new_row.revision += 1;
+        new_row.offers.clear();
+        Ok(self.view_of(&new_row, r))
+    }
+
+    /// Searches the bot's move in `r` and plays it there; its canonical text, or `None`
+    /// when the game gives the bot nothing to play.
+    ///
+    /// # Errors
+    /// 500 when the game refuses the move its own search found.
+    pub(super) fn bot_plays(&self, r: &mut Replayed) -> Result<Option<String>, ApiError> {
+        let Some(text) = r.state.bot_move(&self.config.bot_budget) else {
+            return Ok(None);
+        };
+        r.state
+            .play(&text)
+            .map(Some)
+            .map_err(|e| ApiError::internal(format!("the bot's move {text}: {e}")))
+    }
+
+    /// Plays one bot move on game `id` if the bot is to move there. Returns whether it
+    /// moved. The search runs before the write transaction.
+    ///
+    /// # Errors
+    /// Storage failure, or a game that does not replay.
+    pub fn bot_turn(&self, id: i64) -> Result<bool, ApiError> {
+        for _ in 0..ATTEMPTS {
+            let row = self.load(id)?;
+            let mut r = self.replay(&row, None)?;
+            let Some(seat) = r.derived.to_move_seat.filter(|_| !r.derived.over) else {
+                return Ok(false);
+            };
+            if row.players[seat] != BOT {
+                return Ok(false);
+            }
+            let Some(canonical) = self.bot_plays(&mut r)? else {
+                return Ok(false);
+            };
+            let written = self.commit_move(&row, &mut r, seat, canonical, Source::Bot, BOT);
+            if settle(id, written)?.is_some() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}
+
+pub(super) fn stale(id: i64, given: usize, actual: usize) -> ApiError {
+    ApiError::conflict(
+        "stale",
+        format!(
+            "board {id} has {} played; a move numbered #{given} is stale",
+            plural(actual, "move", "moves")
+        ),
+    )
+}

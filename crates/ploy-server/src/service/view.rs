@@ -1,0 +1,228 @@
+//! Reading games: the state of a board for clients, its history, lists and the inbox.
+
+use serde_json::{Value, json};
+
+use super::error::ApiError;
+use super::replay::{Replayed, turn_since};
+use super::{Service, plural};
+use crate::game::excerpt;
+use crate::store::{GameRow, NoteRow, Source, Summary};
+
+/// The state of a game for clients (the JSON of `GET /api/games/{id}`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameView {
+    /// The board number.
+    pub id: i64,
+    /// The game type.
+    pub game: String,
+    /// Canonical options.
+    pub options: Vec<String>,
+    /// Userids in seat order.
+    pub players: Vec<String>,
+    /// Seat names in seat order.
+    pub seats: Vec<String>,
+    /// Canonical move texts in order (up to the move number asked for).
+    pub moves: Vec<String>,
+    /// The seat that played each of [`GameView::moves`].
+    pub move_seats: Vec<usize>,
+    /// Moves shown.
+    pub ply: usize,
+    /// Moves in the whole game.
+    pub moves_played: usize,
+    /// Whether the game is over (at the move number shown).
+    pub over: bool,
+    /// The userid to move.
+    pub to_move: Option<String>,
+    /// The seat to move.
+    pub to_move_seat: Option<usize>,
+    /// Legal moves.
+    pub legal: Vec<String>,
+    /// Winners' userids.
+    pub winners: Vec<String>,
+    /// The result for people (empty while the game goes on).
+    pub result: String,
+    /// Why it ended.
+    pub reason: Option<String>,
+    /// Userids offering a draw.
+    pub draw_offers: Vec<String>,
+    /// When the player to move runs out of time (seconds since 1970).
+    pub deadline_at: Option<i64>,
+    /// The rules version.
+    pub rules_version: u32,
+    /// The game's own JSON of the position.
+    pub position: Value,
+    /// The board for people.
+    pub board: String,
+}
+
+impl GameView {
+    /// The JSON of the state.
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        json!({
+            "id": self.id,
+            "game": self.game,
+            "options": self.options,
+            "players": self.players,
+            "seats": self.seats,
+            "moves": self.moves,
+            "move_seats": self.move_seats,
+            "ply": self.ply,
+            "moves_played": self.moves_played,
+            "status": if self.over { "over" } else { "active" },
+            "to_move": self.to_move,
+            "to_move_seat": self.to_move_seat,
+            "legal": self.legal,
+            "winners": self.winners,
+            "result": self.result,
+            "reason": self.reason,
+            "draw_offers": self.draw_offers,
+            "deadline_at": self.deadline_at,
+            "rules_version": self.rules_version,
+            "position": self.position,
+            "board": self.board,
+        })
+    }
+}
+
+/// One move of a game's history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistoryLine {
+    /// Moves before it.
+    pub ply: usize,
+    /// The seat.
+    pub seat: usize,
+    /// The seat's name.
+    pub seat_name: String,
+    /// The seat's userid.
+    pub userid: String,
+    /// The canonical text.
+    pub text: String,
+    /// Who played it.
+    pub source: Source,
+    /// When.
+    pub at: i64,
+}
+
+impl Service {
+    pub(super) fn view_of(&self, row: &GameRow, r: &Replayed) -> GameView {
+        let full = r.ply == row.moves.len();
+        let seat_user = |s: usize| row.players.get(s).cloned();
+        let deadline_at = match (row.deadline, full && !r.derived.over) {
+            (Some(d), true) => Some(turn_since(row) + d),
+            _ => None,
+        };
+        GameView {
+            id: row.id,
+            game: row.game.clone(),
+            options: row.options.clone(),
+            players: row.players.clone(),
+            seats: (0..row.players.len())
+                .map(|s| r.game.seat_name(&r.options, s))
+                .collect(),
+            moves: row.moves[..r.ply].iter().map(|m| m.text.clone()).collect(),
+            move_seats: row.moves[..r.ply].iter().map(|m| m.seat).collect(),
+            ply: r.ply,
+            moves_played: row.moves.len(),
+            over: r.derived.over,
+            to_move: r.derived.to_move_seat.and_then(seat_user),
+            to_move_seat: r.derived.to_move_seat,
+            legal: if r.derived.over {
+                Vec::new()
+            } else {
+                r.state.legal_moves()
+            },
+            winners: r
+                .derived
+                .winners
+                .iter()
+                .filter_map(|&s| seat_user(s))
+                .collect(),
+            result: self.result_text(r, &row.players),
+            reason: r.derived.reason.clone(),
+            draw_offers: if full {
+                row.offers.iter().filter_map(|&s| seat_user(s)).collect()
+            } else {
+                Vec::new()
+            },
+            deadline_at,
+            rules_version: row.rules_version,
+            position: r.state.render_json(),
+            board: r.state.render_text(),
+        }
+    }
+
+    /// The state of game `id` after `ply` moves (all by default).
+    ///
+    /// # Errors
+    /// 404 for an unknown game, 400 for a move number beyond the moves played.
+    pub fn view(&self, id: i64, ply: Option<usize>) -> Result<GameView, ApiError> {
+        let row = self.load(id)?;
+        if let Some(n) = ply
+            && n > row.moves.len()
+        {
+            return Err(ApiError::bad_request(format!(
+                "board {id} has {}, not {n}",
+                plural(row.moves.len(), "move", "moves")
+            )));
+        }
+        let r = self.replay(&row, ply)?;
+        Ok(self.view_of(&row, &r))
+    }
+
+    /// The moves of game `id` with who played them.
+    ///
+    /// # Errors
+    /// 404 for an unknown game.
+    pub fn history(&self, id: i64) -> Result<(GameView, Vec<HistoryLine>), ApiError> {
+        let row = self.load(id)?;
+        let r = self.replay(&row, None)?;
+        let lines = row
+            .moves
+            .iter()
+            .map(|m| HistoryLine {
+                ply: m.ply,
+                seat: m.seat,
+                seat_name: r.game.seat_name(&r.options, m.seat),
+                userid: row.players.get(m.seat).cloned().unwrap_or_default(),
+                text: m.text.clone(),
+                source: m.source,
+                at: m.at,
+            })
+            .collect();
+        Ok((self.view_of(&row, &r), lines))
+    }
+
+    /// Games of `userid` (every game with `None`): `active`, `next` (active and the user is
+    /// to move) or `all`, newest first.
+    ///
+    /// # Errors
+    /// 400 for another filter.
+    pub fn games(&self, userid: Option<&str>, filter: &str) -> Result<Vec<Summary>, ApiError> {
+        let (active, next) = match filter {
+            "active" => (true, false),
+            "next" => (true, true),
+            "all" => (false, false),
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "`{}`: expected active, next or all",
+                    excerpt(other)
+                )));
+            }
+        };
+        if next && userid.is_none() {
+            return Err(ApiError::bad_request("`next` needs a userid"));
+        }
+        Ok(self
+            .store
+            .list_games(userid, active, next, self.config.list_limit)?)
+    }
+
+    /// The notifications for a user after note number `after`.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn inbox(&self, userid: &str, after: i64) -> Result<Vec<NoteRow>, ApiError> {
+        Ok(self.store.inbox(userid, after)?)
+    }
+}

@@ -1,0 +1,496 @@
+//! Games: creation, the log, the one write of a change, lists, timers due and the cache.
+
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
+
+use super::inbox::insert_notes;
+use super::rows::{
+    Cache, EndKind, Ending, GameRow, MoveRow, NewGame, OfferChange, Source, Summary, Write,
+    WriteError,
+};
+use super::{Store, StoreError, json_list, to_i64, to_json, to_usize};
+
+impl Store {
+    /// Whether game `id` exists.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn game_exists(&self, id: i64) -> Result<bool, StoreError> {
+        self.with(|c| {
+            Ok(
+                c.query_row("SELECT 1 FROM games WHERE id = ?1", params![id], |_| Ok(()))
+                    .optional()?
+                    .is_some(),
+            )
+        })
+    }
+
+    /// The game type of game `id`.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn game_kind(&self, id: i64) -> Result<Option<String>, StoreError> {
+        self.with(|c| {
+            Ok(
+                c.query_row("SELECT game FROM games WHERE id = ?1", params![id], |r| {
+                    r.get(0)
+                })
+                .optional()?,
+            )
+        })
+    }
+
+    /// Creates a game, its seats, its first (forced) moves and notifications in one
+    /// transaction; returns its number.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn create_game(&self, new: &NewGame, now: i64) -> Result<i64, StoreError> {
+        self.with(|c| {
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            tx.execute(
+                "INSERT INTO games(game, options, rules_version, deadline, reminder, created_at,
+                    ply, status, to_move_seat, winners, result, turn_since)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                params![
+                    new.game,
+                    to_json(&new.options),
+                    new.rules_version,
+                    new.deadline,
+                    new.reminder,
+                    now,
+                    to_i64(new.cache.ply),
+                    if new.cache.over { "over" } else { "active" },
+                    new.cache.to_move_seat.map(to_i64),
+                    to_json(&new.cache.winners),
+                    new.cache.result,
+                    new.cache.turn_since,
+                ],
+            )?;
+            let id = tx.last_insert_rowid();
+            for (seat, user) in new.players.iter().enumerate() {
+                tx.execute(
+                    "INSERT INTO seats(game_id, seat, userid) VALUES (?1, ?2, ?3)",
+                    params![id, to_i64(seat), user],
+                )?;
+            }
+            insert_moves(&tx, id, &new.moves)?;
+            insert_notes(&tx, id, &new.notes, now)?;
+            tx.execute(
+                "INSERT INTO events(game_id, ply, kind, at) VALUES (?1, ?2, 'new', ?3)",
+                params![id, to_i64(new.cache.ply), now],
+            )?;
+            tx.commit()?;
+            Ok(id)
+        })
+    }
+
+    /// Reads a whole game in one read transaction (a consistent snapshot).
+    ///
+    /// # Errors
+    /// Storage failure or a corrupt row.
+    pub fn load_game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+        self.with(|c| {
+            let tx = c.transaction_with_behavior(TransactionBehavior::Deferred)?;
+            let row = read_game(&tx, id)?;
+            tx.commit()?;
+            Ok(row)
+        })
+    }
+
+    /// Writes one change of a game in a `BEGIN IMMEDIATE` transaction, after checking that
+    /// the log still has `expected_ply` moves and no ending, and that the revision is
+    /// unchanged. Returns the new revision.
+    ///
+    /// # Errors
+    /// [`WriteError::Stale`] or [`WriteError::Changed`] when the game moved on (nothing is
+    /// written), [`WriteError::Missing`], or a storage failure.
+    pub fn write(&self, w: &Write) -> Result<i64, WriteError> {
+        self.with(|c| {
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let revision: Option<i64> = tx
+                .query_row(
+                    "SELECT revision FROM games WHERE id = ?1",
+                    params![w.game_id],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            let Some(revision) = revision else {
+                return Err(WriteError::Missing);
+            };
+            let ply = to_usize(tx.query_row(
+                "SELECT COUNT(*) FROM moves WHERE game_id = ?1",
+                params![w.game_id],
+                |r| r.get(0),
+            )?)?;
+            let ended = tx
+                .query_row(
+                    "SELECT 1 FROM endings WHERE game_id = ?1",
+                    params![w.game_id],
+                    |_| Ok(()),
+                )
+                .optional()?
+                .is_some();
+            if ply != w.expected_ply || ended {
+                return Err(WriteError::Stale { ply, ended });
+            }
+            if revision != w.expected_revision {
+                return Err(WriteError::Changed);
+            }
+            insert_moves(&tx, w.game_id, &w.moves)?;
+            if let Some(e) = &w.ending {
+                tx.execute(
+                    "INSERT INTO endings(game_id, ply, kind, seat, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![
+                        w.game_id,
+                        to_i64(e.ply),
+                        e.kind.as_str(),
+                        e.seat.map(to_i64),
+                        e.at
+                    ],
+                )?;
+            }
+            match w.offers {
+                OfferChange::Keep => {}
+                OfferChange::Add(ref seats) => {
+                    for &seat in seats {
+                        tx.execute(
+                            "INSERT OR REPLACE INTO draw_offers(game_id, seat, ply, at)
+                             VALUES (?1, ?2, ?3, ?4)",
+                            params![w.game_id, to_i64(seat), to_i64(w.cache.ply), w.now],
+                        )?;
+                    }
+                }
+                OfferChange::Clear => {
+                    tx.execute(
+                        "DELETE FROM draw_offers WHERE game_id = ?1",
+                        params![w.game_id],
+                    )?;
+                }
+            }
+            if !w.moves.is_empty() || w.ending.is_some() {
+                tx.execute(
+                    "DELETE FROM draw_offers WHERE game_id = ?1 AND ply < ?2",
+                    params![w.game_id, to_i64(w.cache.ply)],
+                )?;
+            }
+            let cache = &w.cache;
+            tx.execute(
+                "UPDATE games SET revision = revision + 1, ply = ?2, status = ?3,
+                    to_move_seat = ?4, winners = ?5, result = ?6, turn_since = ?7,
+                    reminded_ply = COALESCE(?8, reminded_ply)
+                 WHERE id = ?1",
+                params![
+                    w.game_id,
+                    to_i64(cache.ply),
+                    if cache.over { "over" } else { "active" },
+                    cache.to_move_seat.map(to_i64),
+                    to_json(&cache.winners),
+                    cache.result,
+                    cache.turn_since,
+                    w.reminded_ply.map(to_i64),
+                ],
+            )?;
+            insert_notes(&tx, w.game_id, &w.notes, w.now)?;
+            tx.execute(
+                "INSERT INTO events(game_id, ply, kind, at) VALUES (?1, ?2, ?3, ?4)",
+                params![w.game_id, to_i64(cache.ply), w.event, w.now],
+            )?;
+            tx.commit()?;
+            Ok(revision + 1)
+        })
+    }
+
+    /// Games where `userid` holds a seat (`None`: every game), newest first, at most
+    /// `limit`. With `next`, only active games where `userid` is to move.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn list_games(
+        &self,
+        userid: Option<&str>,
+        active_only: bool,
+        next: bool,
+        limit: usize,
+    ) -> Result<Vec<Summary>, StoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT g.id, g.game, g.options, g.ply, g.status, g.to_move_seat, g.result,
+                    (SELECT json_group_array(userid) FROM
+                        (SELECT userid FROM seats WHERE game_id = g.id ORDER BY seat))
+                 FROM games g
+                 WHERE (?1 IS NULL OR g.id IN (SELECT game_id FROM seats WHERE userid = ?1))
+                   AND (?2 = 0 OR g.status = 'active')
+                   AND (?3 = 0 OR (SELECT userid FROM seats
+                        WHERE game_id = g.id AND seat = g.to_move_seat) = ?1)
+                 ORDER BY g.id DESC LIMIT ?4",
+            )?;
+            let rows = stmt.query_map(
+                params![userid, active_only || next, next, to_i64(limit)],
+                |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, i64>(3)?,
+                        r.get::<_, String>(4)?,
+                        r.get::<_, Option<i64>>(5)?,
+                        r.get::<_, String>(6)?,
+                        r.get::<_, String>(7)?,
+                    ))
+                },
+            )?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (id, game, options, ply, status, seat, result, players) = row?;
+                out.push(Summary {
+                    id,
+                    game,
+                    options: json_list(&options)?,
+                    players: json_list(&players)?,
+                    ply: to_usize(ply)?,
+                    over: status == "over",
+                    to_move_seat: seat.map(to_usize).transpose()?,
+                    result,
+                });
+            }
+            Ok(out)
+        })
+    }
+
+    /// Every game number, in order.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn game_ids(&self) -> Result<Vec<i64>, StoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare("SELECT id FROM games ORDER BY id")?;
+            let ids = stmt.query_map([], |r| r.get(0))?;
+            Ok(ids.collect::<Result<Vec<i64>, _>>()?)
+        })
+    }
+
+    /// Active games whose seat to move is held by `userid` (the bot).
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn games_waiting_for(&self, userid: &str) -> Result<Vec<i64>, StoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare(
+                "SELECT g.id FROM games g JOIN seats s
+                    ON s.game_id = g.id AND s.seat = g.to_move_seat
+                 WHERE g.status = 'active' AND s.userid = ?1 ORDER BY g.id",
+            )?;
+            let ids = stmt.query_map(params![userid], |r| r.get(0))?;
+            Ok(ids.collect::<Result<Vec<i64>, _>>()?)
+        })
+    }
+
+    /// Active games with a timer that is due at `now` (a reminder not yet sent, or the
+    /// deadline passed).
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn games_due(&self, now: i64) -> Result<Vec<i64>, StoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare(
+                "SELECT id FROM games WHERE status = 'active' AND (
+                    (deadline IS NOT NULL AND turn_since + deadline <= ?1) OR
+                    (reminder IS NOT NULL AND turn_since + reminder <= ?1
+                        AND (reminded_ply IS NULL OR reminded_ply < ply)))
+                 ORDER BY id",
+            )?;
+            let ids = stmt.query_map(params![now], |r| r.get(0))?;
+            Ok(ids.collect::<Result<Vec<i64>, _>>()?)
+        })
+    }
+
+    /// Counts the rows of the move log (for checks).
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn move_count(&self) -> Result<usize, StoreError> {
+        self.with(|c| to_usize(c.query_row("SELECT COUNT(*) FROM moves", [], |r| r.get(0))?))
+    }
+
+    /// The cache columns of game `id`, as stored (for checks).
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn cache(&self, id: i64) -> Result<Option<Cache>, StoreError> {
+        self.with(|c| {
+            let row = c
+                .query_row(
+                    "SELECT ply, status, to_move_seat, winners, result, turn_since
+                     FROM games WHERE id = ?1",
+                    params![id],
+                    |r| {
+                        Ok((
+                            r.get::<_, i64>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, Option<i64>>(2)?,
+                            r.get::<_, String>(3)?,
+                            r.get::<_, String>(4)?,
+                            r.get::<_, i64>(5)?,
+                        ))
+                    },
+                )
+                .optional()?;
+            row.map(|(ply, status, seat, winners, result, turn_since)| {
+                Ok(Cache {
+                    ply: to_usize(ply)?,
+                    over: status == "over",
+                    to_move_seat: seat.map(to_usize).transpose()?,
+                    winners: json_list(&winners)?,
+                    result,
+                    turn_since,
+                })
+            })
+            .transpose()
+        })
+    }
+}
+
+pub(super) fn insert_moves(
+    tx: &rusqlite::Transaction<'_>,
+    id: i64,
+    moves: &[MoveRow],
+) -> Result<(), StoreError> {
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO moves(game_id, ply, seat, text, source, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for m in moves {
+        stmt.execute(params![
+            id,
+            to_i64(m.ply),
+            to_i64(m.seat),
+            m.text,
+            m.source.as_str(),
+            m.at
+        ])?;
+    }
+    Ok(())
+}
+
+pub(super) fn read_game(
+    tx: &rusqlite::Transaction<'_>,
+    id: i64,
+) -> Result<Option<GameRow>, StoreError> {
+    let head = tx
+        .query_row(
+            "SELECT game, options, rules_version, deadline, reminder, created_at, revision,
+                reminded_ply, status
+             FROM games WHERE id = ?1",
+            params![id],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, u32>(2)?,
+                    r.get::<_, Option<i64>>(3)?,
+                    r.get::<_, Option<i64>>(4)?,
+                    r.get::<_, i64>(5)?,
+                    r.get::<_, i64>(6)?,
+                    r.get::<_, Option<i64>>(7)?,
+                    r.get::<_, String>(8)?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((
+        game,
+        options,
+        rules_version,
+        deadline,
+        reminder,
+        created_at,
+        revision,
+        reminded,
+        status,
+    )) = head
+    else {
+        return Ok(None);
+    };
+    let mut stmt =
+        tx.prepare_cached("SELECT userid FROM seats WHERE game_id = ?1 ORDER BY seat")?;
+    let players = stmt
+        .query_map(params![id], |r| r.get(0))?
+        .collect::<Result<Vec<String>, _>>()?;
+    let mut stmt = tx.prepare_cached(
+        "SELECT ply, seat, text, source, at FROM moves WHERE game_id = ?1 ORDER BY ply",
+    )?;
+    let raw = stmt
+        .query_map(params![id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, i64>(4)?,
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut moves = Vec::with_capacity(raw.len());
+    for (i, (ply, seat, text, source, at)) in raw.into_iter().enumerate() {
+        let ply = to_usize(ply)?;
+        if ply != i {
+            return Err(StoreError::Corrupt(format!(
+                "game {id}: move {i} is missing"
+            )));
+        }
+        moves.push(MoveRow {
+            ply,
+            seat: to_usize(seat)?,
+            text,
+            source: Source::parse(&source)?,
+            at,
+        });
+    }
+    let ending = tx
+        .query_row(
+            "SELECT ply, kind, seat, at FROM endings WHERE game_id = ?1",
+            params![id],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<i64>>(2)?,
+                    r.get::<_, i64>(3)?,
+                ))
+            },
+        )
+        .optional()?;
+    let ending = match ending {
+        Some((ply, kind, seat, at)) => Some(Ending {
+            ply: to_usize(ply)?,
+            kind: EndKind::parse(&kind)?,
+            seat: seat.map(to_usize).transpose()?,
+            at,
+        }),
+        None => None,
+    };
+    let mut stmt = tx.prepare_cached(
+        "SELECT seat FROM draw_offers WHERE game_id = ?1 AND ply = ?2 ORDER BY seat",
+    )?;
+    let offers = stmt
+        .query_map(params![id, to_i64(moves.len())], |r| r.get::<_, i64>(0))?
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .map(to_usize)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(GameRow {
+        id,
+        game,
+        options: json_list(&options)?,
+        rules_version,
+        deadline,
+        reminder,
+        created_at,
+        revision,
+        players,
+        moves,
+        ending,
+        offers,
+        reminded_ply: reminded.map(to_usize).transpose()?,
+        status,
+    }))
+}

@@ -1,0 +1,113 @@
+//! The schema: the numbered migrations compiled into the binary, and their application.
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use super::{StoreError, to_i64, to_usize};
+
+/// The schema, one migration per entry; entry `i` moves `user_version` from `i` to `i + 1`.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: users, sessions, games with their seats, move log, endings, draw offers, outbox,
+    //    events.
+    "
+    CREATE TABLE users (
+        userid TEXT PRIMARY KEY NOT NULL COLLATE NOCASE,
+        password_hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY NOT NULL,
+        userid TEXT NOT NULL REFERENCES users(userid),
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        rules_version INTEGER NOT NULL,
+        deadline INTEGER,
+        reminder INTEGER,
+        created_at INTEGER NOT NULL,
+        revision INTEGER NOT NULL DEFAULT 0,
+        ply INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'active',
+        to_move_seat INTEGER,
+        winners TEXT NOT NULL DEFAULT '[]',
+        result TEXT NOT NULL DEFAULT '',
+        turn_since INTEGER NOT NULL,
+        reminded_ply INTEGER
+    );
+    INSERT INTO sqlite_sequence(name, seq) VALUES ('games', 100);
+    CREATE INDEX games_by_status ON games(status, id);
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        userid TEXT NOT NULL COLLATE NOCASE,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX seats_by_user ON seats(userid, game_id);
+    CREATE TABLE moves (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        ply INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        source TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID;
+    CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
+        BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+    CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
+        BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+    CREATE TABLE endings (
+        game_id INTEGER PRIMARY KEY NOT NULL REFERENCES games(id),
+        ply INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        seat INTEGER,
+        at INTEGER NOT NULL
+    );
+    CREATE TRIGGER endings_no_update BEFORE UPDATE ON endings
+        BEGIN SELECT RAISE(ABORT, 'endings are append-only'); END;
+    CREATE TRIGGER endings_no_delete BEFORE DELETE ON endings
+        BEGIN SELECT RAISE(ABORT, 'endings are append-only'); END;
+    CREATE TABLE draw_offers (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        userid TEXT NOT NULL COLLATE NOCASE,
+        game_id INTEGER,
+        at INTEGER NOT NULL,
+        subject TEXT NOT NULL,
+        body TEXT NOT NULL,
+        sent_at INTEGER
+    );
+    CREATE INDEX outbox_by_user ON outbox(userid, id);
+    CREATE TABLE events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        at INTEGER NOT NULL
+    );
+    ",
+];
+
+pub(super) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let known = to_i64(MIGRATIONS.len());
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let found: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if found > known {
+        return Err(StoreError::TooNew { found, known });
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(to_usize(found)?) {
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", to_i64(i + 1))?;
+    }
+    tx.commit()?;
+    Ok(())
+}
