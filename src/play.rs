@@ -86,7 +86,6 @@ use ploy_notation::{AlgebraicMove, ParseMoveError, PositionString, ReadMoveError
 use ploy_search::{Info, Limits, Score, SearchResult};
 use ploy_sheet::{ResultText, SavedGame};
 
-use crate::protocol::variant_name;
 use ploy_engine::Engine;
 
 /// The most `load` (and `--load`) reads of a file, in bytes: 16 MiB, far more than any
@@ -451,7 +450,7 @@ fn is_time_forfeit_of(outcome: Outcome, seat: Seat) -> bool {
 fn rules_text(rules: &Rules, variant: Variant) -> String {
     let mut t = format!(
         "{}; elimination {}; rotation {}; repetition draw {}; no-capture limit {}",
-        variant_name(variant),
+        variant.name(),
         match rules.elimination {
             Elimination::Strict => "strict",
             _ => "relaxed",
@@ -895,7 +894,7 @@ impl<W: Write> Session<W> {
         if changed {
             let msg = format!(
                 "note: the engine cannot play {} games yet; every seat is played by people",
-                variant_name(variant)
+                variant.name()
             );
             self.say(&msg)?;
         }
@@ -1591,7 +1590,7 @@ impl<W: Write> Session<W> {
         };
         let msg = format!(
             "Loaded the {what} {path}: {}, {}.",
-            variant_name(self.variant()),
+            self.variant().name(),
             count_moves(self.game.moves().len())
         );
         self.say(&msg)?;
@@ -1647,7 +1646,7 @@ impl<W: Write> Session<W> {
         if player == Player::Engine && !Engine::supports(variant) {
             return self.say(&format!(
                 "The engine cannot play {} games yet.",
-                variant_name(variant)
+                variant.name()
             ));
         }
         let seats: Vec<Seat> = if who == "all" {

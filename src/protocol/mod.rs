@@ -43,16 +43,6 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// How long a search that has a budget may still run after the end of the input.
 pub const END_OF_INPUT_GRACE: Duration = Duration::from_secs(10);
 
-/// The variant's name as the protocol and the score sheets write it.
-#[must_use]
-pub fn variant_name(variant: Variant) -> &'static str {
-    match variant {
-        Variant::FreeForAll => "free-for-all",
-        Variant::Partnership => "partnership",
-        _ => "two-player",
-    }
-}
-
 /// How much of a word of the input an error message quotes.
 const QUOTE: usize = 40;
 /// The longest error line the protocol writes (a last guard; quotes are excerpts already).

@@ -213,11 +213,7 @@ pub struct RecordError {
 }
 
 fn excerpt(s: &str) -> String {
-    let mut out: String = s.chars().take(24).collect();
-    if s.chars().count() > 24 {
-        out.push('…');
-    }
-    out
+    ploy_search::Excerpt::new(24).with_ellipsis("…").of(s)
 }
 
 /// Reads `[Name "value"]`.

@@ -14,16 +14,7 @@ const OFF: u8 = 81;
 
 /// `NEIGHBOUR[d][sq]`: the square next to `sq` in direction `d`, or `OFF`.
 static NEIGHBOUR: [[u8; 81]; 8] = {
-    const D: [(i8, i8); 8] = [
-        (0, 1),
-        (1, 1),
-        (1, 0),
-        (1, -1),
-        (0, -1),
-        (-1, -1),
-        (-1, 0),
-        (-1, 1),
-    ];
+    const D: [(i8, i8); 8] = ploy_core::Direction::DELTAS;
     let mut t = [[OFF; 81]; 8];
     let mut d = 0;
     while d < 8 {

@@ -21,16 +21,7 @@ pub(crate) const NULL_MOVE_MIN_PIECES: u32 = 3;
 /// `RAY[d][sq]`: the squares from `sq` outwards in direction `d`, nearest first, at most
 /// three (the longest range), `OFF` past the edge.
 static RAY: [[[u8; 3]; 81]; 8] = {
-    const D: [(i8, i8); 8] = [
-        (0, 1),
-        (1, 1),
-        (1, 0),
-        (1, -1),
-        (0, -1),
-        (-1, -1),
-        (-1, 0),
-        (-1, 1),
-    ];
+    const D: [(i8, i8); 8] = ploy_core::Direction::DELTAS;
     let mut t = [[[OFF; 3]; 81]; 8];
     let mut d = 0;
     while d < 8 {

@@ -29,7 +29,7 @@ pub const EXCERPT_CHARS: usize = 40;
 /// What an error message quotes of some input: at most [`EXCERPT_CHARS`] characters, with
 /// `...` and the whole length in bytes when cut, so that a message stays short however long
 /// the input is (a 50 MB token gives a line, not 50 MB). Bytes that are not UTF-8 show as
-/// U+FFFD.
+/// U+FFFD. (The workspace's one [`ploy_search::Excerpt`], set so.)
 ///
 /// ```
 /// use ploy_notation::excerpt;
@@ -39,29 +39,7 @@ pub const EXCERPT_CHARS: usize = 40;
 /// ```
 #[must_use]
 pub fn excerpt(text: &[u8]) -> String {
-    let mut out = String::new();
-    let mut chars = 0;
-    for chunk in text.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if chars == EXCERPT_CHARS {
-                return cut(out, text.len());
-            }
-            out.push(c);
-            chars += 1;
-        }
-        if !chunk.invalid().is_empty() {
-            if chars == EXCERPT_CHARS {
-                return cut(out, text.len());
-            }
-            out.push(char::REPLACEMENT_CHARACTER);
-            chars += 1;
-        }
-    }
-    out
-}
-
-fn cut(mut head: String, bytes: usize) -> String {
-    use fmt::Write;
-    let _ = write!(head, "... ({bytes} bytes)");
-    head
+    ploy_search::Excerpt::new(EXCERPT_CHARS)
+        .with_length()
+        .of_bytes(text)
 }

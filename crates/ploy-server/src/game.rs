@@ -160,16 +160,9 @@ fn check_value(spec: &OptionSpec, value: Option<&str>) -> Result<Option<String>,
 /// whole).
 #[must_use]
 pub fn excerpt(text: &str) -> String {
-    const MAX: usize = 40;
-    let mut out: String = text
-        .chars()
-        .take(MAX)
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
-    if text.chars().nth(MAX).is_some() {
-        out.push_str("...");
-    }
-    out
+    ploy_search::Excerpt::new(40)
+        .replacing_controls('?')
+        .of(text)
 }
 
 /// Why a move text was refused. Both kinds answer 422; the text is the rules' reason.

@@ -12,11 +12,11 @@
 use std::fmt::Write as _;
 use std::ops::RangeInclusive;
 
-use ploy::engine::Engine;
 use ploy_core::{
     BareCommander, DrawReason, Elimination, Game, Outcome as PloyOutcome, PartnerElimination,
     Rotation, Rules, Seat, Variant, WinReason,
 };
+use ploy_engine::Engine;
 use ploy_notation::{PositionString, ReadMoveError, UniversityMove, read_algebraic};
 use serde_json::json;
 
@@ -194,7 +194,7 @@ impl GameType for PloyType {
         if !self.players(options).contains(&players) {
             return Err(format!(
                 "a {} game takes {} players",
-                ploy::protocol::variant_name(variant),
+                variant.name(),
                 self.players(options).start()
             ));
         }
@@ -270,7 +270,7 @@ impl GameType for PloyType {
 
     fn render_text(&self, game: &Game) -> String {
         let pos = game.position();
-        let mut out = ploy::play::board_picture(pos, last_move(game), false);
+        let mut out = ploy_notation::board_picture(pos, last_move(game), false);
         let variant = pos.variant();
         if variant.is_four_player() {
             let in_play: Vec<String> = pos.in_play().iter().map(capitalized).collect();
@@ -313,7 +313,7 @@ impl GameType for PloyType {
             .map(|c| (c.name().to_owned(), json!(pos.controller(c).name())))
             .collect();
         json!({
-            "variant": ploy::protocol::variant_name(variant),
+            "variant": variant.name(),
             "position": PositionString::from_position(pos).to_string(),
             "turn": pos.turn().name(),
             "mover": pos.mover().name(),

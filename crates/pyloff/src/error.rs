@@ -8,10 +8,7 @@ const EXCERPT: usize = 24;
 /// `s`, cut to a few characters (on a character boundary) so that an error message stays
 /// short whatever the input.
 pub(crate) fn excerpt(s: &str) -> String {
-    match s.char_indices().nth(EXCERPT) {
-        Some((at, _)) => format!("{}...", &s[..at]),
-        None => s.to_owned(),
-    }
+    ploy_search::excerpt(s, EXCERPT)
 }
 
 /// Game options out of range.

@@ -45,16 +45,7 @@ pub(crate) const VALID: u128 = {
 
 /// `(file, rank)` steps of the eight directions, in the order of ploy-core's direction
 /// flags (bit 0 north, then clockwise).
-const DELTA: [(i8, i8); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
+const DELTA: [(i8, i8); 8] = ploy_core::Direction::DELTAS;
 
 /// `STEP[d][w]`: the 10-wide index of the square next to 10-wide square `w` in direction
 /// `d`, or [`OFF`] (also for guard bits).

@@ -151,38 +151,9 @@ pub(super) fn timer_options(
 /// # Errors
 /// What is wrong with it.
 pub fn parse_duration(text: &str) -> Result<i64, String> {
-    let bad = || {
-        format!(
-            "`{}` is not a duration such as 7d, 36h, 90m or 1d12h",
-            excerpt(text)
-        )
-    };
-    let mut total: i64 = 0;
-    let mut number: Option<i64> = None;
-    for c in text.chars() {
-        if let Some(d) = c.to_digit(10) {
-            let n = number.unwrap_or(0);
-            number = Some(
-                n.checked_mul(10)
-                    .and_then(|n| n.checked_add(i64::from(d)))
-                    .filter(|&n| n <= 100_000_000)
-                    .ok_or_else(bad)?,
-            );
-            continue;
-        }
-        let unit = match c {
-            's' => 1,
-            'm' => 60,
-            'h' => 3600,
-            'd' => 86_400,
-            _ => return Err(bad()),
-        };
-        total += number.take().ok_or_else(bad)? * unit;
-    }
-    if number.is_some() || !(1..=1000 * 86_400).contains(&total) {
-        return Err(bad());
-    }
-    Ok(total)
+    ploy_search::parse_duration(text, ploy_search::DurationMode::GameOption)
+        .map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+        .map_err(|e| e.to_string())
 }
 
 /// Writes seconds as the largest units that divide them: `7d`, `36h`, `1d1s`.
