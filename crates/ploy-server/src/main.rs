@@ -31,7 +31,7 @@ struct Common {
     db: PathBuf,
     /// Time per bot move (such as 500ms, 2s); with --bot-nodes or --bot-depth, whichever
     /// comes first.
-    #[arg(long, global = true, default_value = "1s", value_parser = parse_millis, value_name = "TIME")]
+    #[arg(long, global = true, default_value = "1s", value_parser = parse_time, value_name = "TIME")]
     bot_time: Duration,
     /// Most search nodes per bot move.
     #[arg(long, global = true, value_name = "N")]
@@ -62,7 +62,7 @@ enum Command {
         #[arg(long, default_value_t = 2, value_name = "N")]
         bot_threads: usize,
         /// How often deadlines and reminders are checked.
-        #[arg(long, default_value = "60s", value_parser = parse_millis, value_name = "TIME")]
+        #[arg(long, default_value = "60s", value_parser = parse_time, value_name = "TIME")]
         timer_interval: Duration,
     },
     /// Reads commands, one a line, on standard input; prints each reply and a line `.`.
@@ -79,19 +79,18 @@ enum Command {
     Check,
 }
 
-fn parse_millis(text: &str) -> Result<Duration, String> {
-    let bad = || format!("`{text}` is not a time such as 500ms, 2s, 5m");
-    let (num, unit) = text
-        .find(|c: char| !c.is_ascii_digit())
-        .map_or((text, ""), |i| text.split_at(i));
-    let n: u64 = num.parse().map_err(|_| bad())?;
-    let d = match unit {
-        "ms" => Duration::from_millis(n),
-        "s" | "" => Duration::from_secs(n),
-        "m" => Duration::from_secs(n.saturating_mul(60)),
-        _ => return Err(bad()),
-    };
-    Ok(d)
+/// A program flag's duration (the workspace's one parser, `ploy_search::parse_duration` in
+/// its flag mode: `500ms`, `2s`, `1.5m`, `1h`), except that a bare number keeps this
+/// program's unit, seconds.
+fn parse_time(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+        let secs: u64 = t
+            .parse()
+            .map_err(|_| format!("`{}` is too long a time", ploy_search::excerpt(t, 40)))?;
+        return Ok(Duration::from_secs(secs));
+    }
+    ploy_search::parse_duration(text, ploy_search::DurationMode::Flag).map_err(|e| e.to_string())
 }
 
 fn service(common: &Common) -> Result<Service, String> {
