@@ -9,8 +9,10 @@ use super::bench::BenchArgs;
 use super::engine::EngineArgs;
 use super::matches::MatchArgs;
 use super::moves::MovesArgs;
+use super::pente::PenteArgs;
 use super::perft::PerftArgs;
 use super::play::PlayArgs;
+use super::pyloff::PyloffArgs;
 use super::sheet::SheetArgs;
 use super::{Failure, finish};
 
@@ -53,6 +55,10 @@ pub enum Command {
     Bench(BenchArgs),
     /// Check a score sheet or game record, or convert it.
     Sheet(SheetArgs),
+    /// Pente: `ploy pente moves|analyze|play|match|piskvork`.
+    Pente(PenteArgs),
+    /// Pyloff: `ploy pyloff moves|analyze|play|match|bench`.
+    Pyloff(PyloffArgs),
 }
 
 impl Command {
@@ -70,6 +76,8 @@ impl Command {
             Command::Match(a) => super::matches::run(a),
             Command::Bench(a) => super::bench::run(a),
             Command::Sheet(a) => super::sheet::run(a),
+            Command::Pente(a) => super::pente::run(a),
+            Command::Pyloff(a) => super::pyloff::run(a),
         }
     }
 }

@@ -4,7 +4,9 @@
 //!
 //! Each program is a `clap` argument struct and a `run` function in its module:
 //! [`play`], [`analyze`], [`engine`], [`perft`], [`moves`], [`matches`](mod@matches) (`match`),
-//! [`bench`](mod@bench) and [`sheet`]; [`Ploy`] is the whole `ploy` command line. What they share lives
+//! [`bench`](mod@bench) and [`sheet`], and the other games' programs under [`pente`] and
+//! [`pyloff`] (`ploy pente moves`, `ploy pyloff bench`, ...); [`Ploy`] is the whole `ploy`
+//! command line. What they share lives
 //! here: durations with units ([`parse_duration`], `500ms`, `2s`, a bare number is
 //! milliseconds), game clocks ([`ClockSpec`], `5m+2s`), the rule flags ([`RuleArgs`], the
 //! same in every subcommand that reads or plays positions), bounded quotes of the user's
@@ -40,8 +42,10 @@ pub mod engine;
 pub mod matches;
 pub mod moves;
 mod output;
+pub mod pente;
 pub mod perft;
 pub mod play;
+pub mod pyloff;
 pub mod sheet;
 
 pub use app::{Command, Ploy};

@@ -26,7 +26,11 @@
 //! board. So in `BOARD` the lines are **every move of the game in the order played**,
 //! including stones captured since; `F` is 1 for the brain's moves and 2 for the
 //! opponent's. The brain replays them under the rules (captures happen as they did) and
-//! answers its move; a sequence that is not a legal game is an `ERROR`. The first move
+//! answers its move; a sequence that is not a legal game is an `ERROR`. A bad line inside
+//! `BOARD` (not `X,Y,F`, a point off the board, a field other than 1 or 2; in particular
+//! `3`, Gomocup's mark of a continuous game, which Pente does not have) does not end the
+//! list: the brain reads on to `DONE`, then answers exactly one `ERROR <reason>` (for the
+//! first bad line) and keeps the game it had before `BOARD`. The first move
 //! listed is White's; the brain is the player to move after the list. `INFO
 //! pente_tournament_rule 0` switches the tournament rule off (it is on by default) for the
 //! next game. Time: a move takes at most `timeout_turn` and, when the match has a clock,
@@ -48,8 +52,17 @@ pub struct Brain {
     engine: Engine,
     timeout_turn: Option<u64>,
     time_left: Option<u64>,
-    board: Option<Vec<(Move, u8)>>,
+    board: Option<BoardList>,
     done: bool,
+}
+
+/// The lines of a `BOARD` command read so far, up to its `DONE`.
+#[derive(Debug, Default)]
+struct BoardList {
+    /// The moves in order, each with its field (1 the brain's, 2 the opponent's).
+    moves: Vec<(Move, u8)>,
+    /// The answer to the first bad line, given at `DONE` instead of a move.
+    error: Option<String>,
 }
 
 impl Default for Brain {
@@ -139,28 +152,21 @@ impl Brain {
         let line = line.trim();
         if let Some(board) = &mut self.board {
             if line.eq_ignore_ascii_case("DONE") {
-                let moves = self.board.take().unwrap_or_default();
-                return vec![self.replay_board(&moves)];
+                let list = self.board.take().unwrap_or_default();
+                return vec![match list.error {
+                    // The game stays as it was before BOARD.
+                    Some(error) => error,
+                    None => self.replay_board(&list.moves),
+                }];
             }
-            // X,Y,F
-            let mut parts = line.rsplitn(2, ',');
-            let (f, xy) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-            let field = match f.trim() {
-                "1" => 1,
-                "2" => 2,
-                _ => {
-                    self.board = None;
-                    return vec![format!("ERROR bad board line {}", shown(line))];
-                }
-            };
-            let p = match parse_xy(self.rules.size, xy) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.board = None;
-                    return vec![format!("ERROR {e}")];
-                }
-            };
-            board.push((Move(p), field));
+            if board.error.is_some() {
+                // Only the first bad line is reported; read on to DONE.
+                return Vec::new();
+            }
+            match parse_board_line(self.rules.size, line) {
+                Ok(entry) => board.moves.push(entry),
+                Err(e) => board.error = Some(format!("ERROR {e}")),
+            }
             return Vec::new();
         }
         let (word, rest) = line
@@ -216,10 +222,15 @@ impl Brain {
                 vec![self.think()]
             }
             "BOARD" => {
-                if self.game.is_none() {
-                    return vec!["ERROR no game: send START first".to_owned()];
-                }
-                self.board = Some(Vec::new());
+                // The list is read to DONE even without a game, to keep step with the
+                // manager; the answer is then the one ERROR.
+                self.board = Some(BoardList {
+                    moves: Vec::new(),
+                    error: self
+                        .game
+                        .is_none()
+                        .then(|| "ERROR no game: send START first".to_owned()),
+                });
                 Vec::new()
             }
             "TAKEBACK" => {
@@ -298,6 +309,33 @@ impl Brain {
     }
 }
 
+/// Reads a `BOARD` line, `X,Y,F`: the point and the field (1 the brain's stone, 2 the
+/// opponent's). The field 3 (a continuous game's stone in Gomocup) is refused: Pente has no
+/// continuous game.
+fn parse_board_line(size: Size, line: &str) -> Result<(Move, u8), String> {
+    let (xy, f) = line
+        .rsplit_once(',')
+        .ok_or_else(|| format!("bad board line {}: expected X,Y,F", shown(line)))?;
+    let field = match f.trim() {
+        "1" => 1,
+        "2" => 2,
+        "3" => {
+            return Err(format!(
+                "bad board line {}: field 3 marks a continuous game, which Pente does not have",
+                shown(line)
+            ));
+        }
+        _ => {
+            return Err(format!(
+                "bad board line {}: the field is 1 (the brain's stone) or 2 (the opponent's)",
+                shown(line)
+            ));
+        }
+    };
+    let p = parse_xy(size, xy).map_err(|e| format!("bad board line {}: {e}", shown(line)))?;
+    Ok((Move(p), field))
+}
+
 /// Reads `X,Y` (column from the left, row from the top) on a board of `size`.
 fn parse_xy(size: Size, text: &str) -> Result<Point, String> {
     let (x, y) = text
@@ -362,5 +400,24 @@ mod tests {
         // N10 captures the pair: the engine takes it.
         assert_eq!(answer, vec!["12,9"]);
         assert_eq!(b.game().unwrap().position().captures(Color::White), 2);
+    }
+
+    #[test]
+    fn a_bad_board_line_is_one_error_at_done() {
+        let mut b = Brain::new();
+        b.handle("START 19");
+        b.handle("INFO timeout_turn 100");
+        b.handle("TURN 9,9");
+        let before = b.game().unwrap().moves().to_vec();
+        for bad in ["9,9,7", "9,9,3", "99,9,1", "9,9", "frob"] {
+            assert!(b.handle("BOARD").is_empty());
+            for line in ["9,9,2", bad, "10,9,1", "11,11,2"] {
+                assert!(b.handle(line).is_empty(), "{bad}");
+            }
+            let answer = b.handle("DONE");
+            assert_eq!(answer.len(), 1);
+            assert!(answer[0].starts_with("ERROR "), "{answer:?}");
+            assert_eq!(b.game().unwrap().moves(), &before[..], "{bad}");
+        }
     }
 }

@@ -1,4 +1,4 @@
-//! The line protocols of the `moves` and `analyze` examples: one game a line in, one JSON
+//! The line protocols of `ploy pente moves` and `ploy pente analyze`: one game a line in, one JSON
 //! object a line out. Other tools drive these programs; the formats are a contract.
 //!
 //! **Input**: the moves of a game from the empty board, in the notation (`K10`, either

@@ -519,7 +519,7 @@ impl Outcome {
         }
     }
 
-    /// `"white"`, `"black"` or `"draw"` (as the `moves` example writes it).
+    /// `"white"`, `"black"` or `"draw"` (as `ploy pente moves` writes it).
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {

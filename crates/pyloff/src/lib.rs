@@ -60,8 +60,9 @@
 //!
 //! # Programs
 //!
-//! `cargo run --release -p pyloff --example <name> -- ...`: `play` (people and bots in the
-//! terminal), `moves` and `analyze` (one game a line in, one JSON object a line out), `match`
+//! The `ploy` program of the workspace's facade crate runs them: `ploy pyloff <name> ...`
+//! (`cargo run --release -- pyloff <name> ...` in the repository): `play` (people and bots in
+//! the terminal), `moves` and `analyze` (one game a line in, one JSON object a line out), `match`
 //! (the bot against random, greedy or depth-2 players), `bench` (search speed).
 //!
 //! # Features

@@ -2,8 +2,6 @@
 //! random games for the property tests.
 #![allow(dead_code)]
 
-pub mod examples;
-
 use pente::{Color, Move, Outcome, Point, Position, Rules, Size, WinReason};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

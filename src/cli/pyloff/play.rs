@@ -1,7 +1,7 @@
-//! Pyloff in the terminal: people and bots, 2 to 4 players.
+//! `ploy pyloff play`: Pyloff in the terminal: people and bots, 2 to 4 players.
 //!
 //! ```text
-//! cargo run --release -p pyloff --example play -- [--size N] [--players K] [--all-freedoms] [--cut-down] [--bots 2,3] [--movetime MS]
+//! ploy pyloff play [--size N] [--players K] [--all-freedoms] [--cut-down] [--bots 2,3] [--movetime TIME]
 //! ```
 //!
 //! The board is drawn level by level, side by side, each level with the column letters and
@@ -13,28 +13,30 @@
 //! Commands: a move (a cell, `swap` as player 2's second move), `undo` (back to the last
 //! move of a person), `hint`, `moves`, `board`, `save FILE`, `load FILE`, `new`, `help`,
 //! `quit`. Forced passes are played for everybody. Bots (`--bots 2,3` names their player
-//! numbers) think `--movetime` milliseconds a move (default 1000).
-
-mod common;
+//! numbers) think `--movetime` a move (default 1s; a bare number is milliseconds).
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::Args;
 use pyloff::{Engine, Game, Limits, Move, Options, Player, Point, Position, Record, Status};
 
-#[derive(Parser)]
-#[command(about = "Play Pyloff in the terminal: people and bots, 2 to 4 players")]
-struct Cli {
+use super::GameArgs;
+use crate::cli::{Failure, parse_duration};
+
+/// Play Pyloff in the terminal: people and bots, 2 to 4 players.
+#[derive(Args, Clone, Debug)]
+pub struct PlayArgs {
+    /// The game's options.
     #[command(flatten)]
-    game: common::GameArgs,
+    pub game: GameArgs,
     /// The players the bot plays, by number (e.g. 2,3).
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u8).range(1..=4))]
-    bots: Vec<u8>,
-    /// The bots' time per move in milliseconds (also used by `hint`).
-    #[arg(long, default_value_t = 1000)]
-    movetime: u64,
+    pub bots: Vec<u8>,
+    /// The bots' time per move (also used by `hint`); a bare number is milliseconds.
+    #[arg(long, value_name = "TIME", default_value = "1s", value_parser = parse_duration)]
+    pub movetime: Duration,
 }
 
 const HELP: &str = "\
@@ -303,19 +305,21 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-fn main() {
-    let cli = Cli::parse();
-    let options: Options = cli.game.options();
+/// Plays until `quit` or the end of standard input.
+///
+/// # Errors
+/// A `--bots` player the game does not have (status 2).
+pub fn run(cli: &PlayArgs) -> Result<(), Failure> {
+    let options: Options = cli.game.options()?;
     let mut bots = Vec::new();
     for &b in &cli.bots {
         match Player::new(b).filter(|p| p.number() <= options.players()) {
             Some(p) => bots.push(p),
             None => {
-                eprintln!(
-                    "error: --bots: no player {b} in a game of {} players",
+                return Err(Failure::usage(format!(
+                    "--bots: no player {b} in a game of {} players",
                     options.players()
-                );
-                std::process::exit(2);
+                )));
             }
         }
     }
@@ -323,7 +327,7 @@ fn main() {
         game: Game::new(options),
         bots,
         engine: Engine::new(),
-        limits: Limits::move_time(Duration::from_millis(cli.movetime)),
+        limits: Limits::move_time(cli.movetime),
         echo: !std::io::stdin().is_terminal(),
     };
     println!(
@@ -351,4 +355,5 @@ fn main() {
             break;
         }
     }
+    Ok(())
 }

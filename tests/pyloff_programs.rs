@@ -1,88 +1,46 @@
-//! The programs end to end: the compiled examples run as child processes, fed on standard
-//! input; their output is parsed as JSON (the `moves` and `analyze` contracts) and compared
-//! with the library and with the reference rules of the test suite.
-//!
-//! The test runs `cargo build --examples` (with the test binary's profile and target
-//! directory, offline; a no-op when they are up to date) once.
+//! The Pyloff programs end to end: `ploy pyloff moves|analyze|play|match` run as child
+//! processes, fed on standard input; their output is parsed as JSON (the `moves` and
+//! `analyze` contracts) and compared with the library and with the reference rules of the
+//! test suite.
 
+#[path = "pyloff_common/mod.rs"]
 mod common;
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
 
 use common::{mix, random_move, reference, report};
 use pyloff::{Game, Move, Options, RuleSet, Status};
 use serde_json::Value;
 
-/// The directory of the compiled examples, brought up to date once per run.
-fn examples_dir() -> PathBuf {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let exe = std::env::current_exe().expect("the test binary's path");
-        let profile_dir = exe
-            .parent()
-            .and_then(|deps| deps.parent())
-            .expect("target/<profile>/deps/<test>");
-        let target_dir = profile_dir.parent().expect("target/<profile>");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        let profile = if profile_dir.file_name().is_some_and(|n| n == "release") {
-            "release"
-        } else {
-            "test"
-        };
-        let mut build = Command::new(cargo);
-        build
-            .args([
-                "build",
-                "--quiet",
-                "--offline",
-                "--examples",
-                "-p",
-                "pyloff",
-            ])
-            .args(["--profile", profile, "--target-dir"])
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        if cfg!(feature = "serde") {
-            build.args(["--features", "serde"]);
-        }
-        match build.status() {
-            Ok(status) => assert!(status.success(), "building the examples failed"),
-            Err(e) => eprintln!("cannot run cargo ({e}); using the examples cargo test built"),
-        }
-        profile_dir.join("examples")
-    })
-    .clone()
-}
-
-fn run(example: &str, args: &[&str], input: &str) -> Output {
-    let bin = examples_dir().join(format!("{example}{}", std::env::consts::EXE_SUFFIX));
-    let mut child = Command::new(&bin)
+/// Runs `ploy pyloff <program>` with `args`, feeding `input` on its standard input.
+fn run(program: &str, args: &[&str], input: &str) -> Output {
+    let bin = env!("CARGO_BIN_EXE_ploy");
+    let mut child = Command::new(bin)
+        .args(["pyloff", program])
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()));
+        .unwrap_or_else(|e| panic!("cannot run {bin}: {e}"));
     child
         .stdin
         .take()
         .expect("a pipe")
         .write_all(input.as_bytes())
-        .expect("the example reads its input");
-    child.wait_with_output().expect("the example ends")
+        .expect("the program reads its input");
+    child.wait_with_output().expect("the program ends")
 }
 
-/// Runs `example` with one input line per game, returning one parsed JSON value per line.
-fn json_lines(example: &str, args: &[&str], lines: &[String]) -> Vec<Value> {
+/// Runs `program` with one input line per game, returning one parsed JSON value per line.
+fn json_lines(program: &str, args: &[&str], lines: &[String]) -> Vec<Value> {
     let mut input = lines.join("\n");
     input.push('\n');
-    let out = run(example, args, &input);
+    let out = run(program, args, &input);
     assert!(
         out.status.success(),
-        "{example} failed: {}",
+        "{program} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8(out.stdout).expect("UTF-8 output");
@@ -406,21 +364,21 @@ fn analyze_answers() {
 
 #[test]
 fn usage_errors_exit_2() {
-    for (example, args) in [
+    for (program, args) in [
         ("moves", vec!["--size", "14"]),
         ("moves", vec!["--players", "5"]),
         ("analyze", vec!["--bogus"]),
         ("play", vec!["--bots", "3"]),
         ("match", vec![]),
     ] {
-        let out = run(example, &args, "");
-        assert_eq!(out.status.code(), Some(2), "{example} {args:?}");
+        let out = run(program, &args, "");
+        assert_eq!(out.status.code(), Some(2), "{program} {args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!err.contains("panicked"), "{err}");
     }
-    for example in ["moves", "analyze", "play", "match", "bench"] {
-        let out = run(example, &["--help"], "");
-        assert!(out.status.success(), "{example} --help");
+    for program in ["moves", "analyze", "play", "match", "bench"] {
+        let out = run(program, &["--help"], "");
+        assert!(out.status.success(), "{program} --help");
     }
 }
 

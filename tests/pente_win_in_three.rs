@@ -3,11 +3,12 @@
 //! `analyze --movetime 1000` answers one of the first moves that force it.
 //!
 //! The bounded test below runs a few positions; the full run is ignored:
-//! `cargo test --release -p pente --test win_in_three -- --ignored --nocapture`.
+//! `cargo test --release -p ploy --test pente_win_in_three -- --ignored --nocapture`.
 
+#[path = "pente_common/mod.rs"]
 mod common;
 
-use common::examples::json_lines;
+use common::programs::json_lines;
 use common::{RULE_SETS, forced_wins_in_three, random_game};
 use pente::{Move, Position, Rules, Size};
 
@@ -87,7 +88,7 @@ fn analyze_finds_forced_wins_in_three() {
 }
 
 #[test]
-#[ignore = "slow: cargo test --release -p pente --test win_in_three -- --ignored --nocapture"]
+#[ignore = "slow: cargo test --release -p ploy --test pente_win_in_three -- --ignored --nocapture"]
 fn analyze_finds_forced_wins_in_three_everywhere() {
     let mut total = 0;
     for (i, &(size, t)) in RULE_SETS.iter().enumerate() {

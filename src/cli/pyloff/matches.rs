@@ -1,12 +1,13 @@
-//! Matches of the bot against simple players or a weaker copy of itself.
+//! `ploy pyloff match`: matches of the bot against simple players or a weaker copy of itself.
 //!
 //! ```text
-//! cargo run --release -p pyloff --example match -- --opponent random|greedy|depth2 \
-//!     [--games N] [--movetime MS] [--seed S] [--opening-plies P] [--records DIR] \
+//! ploy pyloff match --opponent random|greedy|depth2 \
+//!     [--games N] [--movetime TIME] [--seed S] [--opening-plies P] [--records DIR] \
 //!     [--size N] [--players K] [--all-freedoms] [--cut-down]
 //! ```
 //!
-//! The bot (the engine at `--movetime`, default 200 ms a move) plays one seat; every other
+//! The bot (the engine at `--movetime`, default 200ms a move; a bare number is
+//! milliseconds) plays one seat; every other
 //! seat is the opponent:
 //!
 //! - `random`: a uniformly random legal move (seeded);
@@ -24,18 +25,20 @@
 //! bot alone leads), shared wins, draws and losses, the score rate (a shared win or a draw
 //! counts half) with its 95 % interval. `--records DIR` writes each game's record there.
 
-mod common;
-
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use clap::{Parser, ValueEnum};
+use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use pyloff::{Engine, Game, Limits, Move, Outcome, Player, Position, RecordResult};
 
+use super::GameArgs;
+use crate::cli::{Failure, parse_duration};
+
+/// The players the bot meets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Opponent {
+pub enum Opponent {
     /// Uniformly random legal moves.
     Random,
     /// One ply: most own pieces minus the best other player's after the move.
@@ -44,31 +47,33 @@ enum Opponent {
     Depth2,
 }
 
-#[derive(Parser)]
-#[command(about = "Matches of the Pyloff bot against random, greedy or depth-2 players")]
-struct Cli {
+/// Matches of the Pyloff bot against random, greedy or depth-2 players.
+#[derive(Args, Clone, Debug)]
+pub struct MatchArgs {
+    /// The game's options.
     #[command(flatten)]
-    game: common::GameArgs,
+    pub game: GameArgs,
     /// Who plays the other seats.
     #[arg(long, value_enum)]
-    opponent: Opponent,
+    pub opponent: Opponent,
     /// Number of games.
     #[arg(long, default_value_t = 20)]
-    games: u32,
-    /// The bot's time per move in milliseconds.
-    #[arg(long, default_value_t = 200)]
-    movetime: u64,
+    pub games: u32,
+    /// The bot's time per move; a bare number is milliseconds.
+    #[arg(long, value_name = "TIME", default_value = "200ms", value_parser = parse_duration)]
+    pub movetime: Duration,
     /// Seed of the openings and of the random choices.
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub seed: u64,
     /// Random moves of each opening.
     #[arg(long, default_value_t = 2)]
-    opening_plies: u32,
+    pub opening_plies: u32,
     /// Directory to write each game's record into.
     #[arg(long)]
-    records: Option<PathBuf>,
+    pub records: Option<PathBuf>,
 }
 
+/// SplitMix64 step, for the seeded random choices.
 fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -76,6 +81,7 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A uniformly random legal move.
 fn random_move(pos: &Position, seed: &mut u64) -> Move {
     let moves = pos.legal_moves();
     *seed = mix(*seed);
@@ -112,6 +118,7 @@ fn greedy_move(pos: &Position, seed: &mut u64) -> Move {
     best[(*seed % best.len() as u64) as usize]
 }
 
+/// The bot's results so far.
 struct Tally {
     wins: u32,
     shared: u32,
@@ -119,31 +126,37 @@ struct Tally {
     losses: u32,
 }
 
-fn main() {
-    let cli = Cli::parse();
-    let options = cli.game.options();
+/// Plays the games, a line each, and prints the totals.
+///
+/// # Errors
+/// A records directory that cannot be created (status 1).
+pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
+    let options = cli.game.options()?;
     let players = u32::from(options.players());
     let cap = options.move_cap();
-    let bot_limits = Limits::move_time(Duration::from_millis(cli.movetime));
+    let bot_limits = Limits::move_time(cli.movetime);
     let depth2_limits = Limits {
         depth: Some(2),
-        ..Limits::move_time(Duration::from_millis(cli.movetime))
+        ..Limits::move_time(cli.movetime)
     };
     if let Some(dir) = &cli.records {
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!("error: cannot create {}: {e}", dir.display());
-            std::process::exit(1);
-        }
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::failed(format!("cannot create {}: {e}", dir.display())))?;
     }
     println!(
         "# {options}, bot {} ms a move against {:?}, {} games, seed {}, openings of {} random moves, cap {cap} moves",
-        cli.movetime, cli.opponent, cli.games, cli.seed, cli.opening_plies
+        cli.movetime.as_millis(),
+        cli.opponent,
+        cli.games,
+        cli.seed,
+        cli.opening_plies
     );
     let bar = ProgressBar::new(u64::from(cli.games));
-    bar.set_style(
+    if let Ok(style) =
         ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed_precise} {msg}")
-            .expect("a valid template"),
-    );
+    {
+        bar.set_style(style);
+    }
     let mut tally = Tally {
         wins: 0,
         shared: 0,
@@ -274,6 +287,7 @@ fn main() {
         bot_depths as f64 / bot_moves.max(1) as f64,
         started.elapsed().as_secs_f64()
     );
+    Ok(())
 }
 
 /// Writes `text` to `path` through a temporary file and a rename.

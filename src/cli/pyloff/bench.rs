@@ -1,7 +1,7 @@
-//! Search speed on a fixed set of positions: nodes and nodes per second.
+//! `ploy pyloff bench`: search speed on a fixed set of positions: nodes and nodes per second.
 //!
 //! ```text
-//! cargo run --release -p pyloff --example bench -- [--depth D] [--size N] [--players K]
+//! ploy pyloff bench [--depth D] [--size N] [--players K] [--game-nodes N]
 //! ```
 //!
 //! The positions are reached by seeded random moves from the empty board (10, 20, ... 60
@@ -10,27 +10,30 @@
 
 use std::time::Instant;
 
-use clap::Parser;
+use clap::Args;
 use pyloff::{Engine, Game, Limits, Options, RuleSet};
 
-#[derive(Parser)]
-#[command(about = "Pyloff search speed on fixed positions")]
-struct Args {
+use crate::cli::Failure;
+
+/// Pyloff search speed on fixed positions.
+#[derive(Args, Clone, Debug)]
+pub struct BenchArgs {
     /// Search depth.
     #[arg(long, default_value_t = 4)]
-    depth: u32,
+    pub depth: u32,
     /// Board size.
     #[arg(long, default_value_t = 6)]
-    size: u8,
+    pub size: u8,
     /// Number of players.
     #[arg(long, default_value_t = 2)]
-    players: u8,
+    pub players: u8,
     /// Instead: play one game per rule set, engine against engine at this many nodes a
     /// move, up to the move cap (the whole game's speed, late phases included).
     #[arg(long)]
-    game_nodes: Option<u64>,
+    pub game_nodes: Option<u64>,
 }
 
+/// SplitMix64 step: the seeded random moves that reach the positions.
 fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -38,13 +41,12 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn play_games(args: &Args, nodes: u64) {
+/// One game per rule set, engine against engine at `nodes` a move.
+fn play_games(args: &BenchArgs, nodes: u64) -> Result<(), Failure> {
     let (mut total_nodes, mut total_time) = (0u64, 0f64);
     for rules in RuleSet::ALL {
-        let options = Options::new(args.size, args.players, rules).unwrap_or_else(|e| {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        });
+        let options = Options::new(args.size, args.players, rules)
+            .map_err(|e| Failure::usage(e.to_string()))?;
         let mut game = Game::new(options);
         let mut engine = Engine::new();
         let (mut n, mut t) = (0u64, 0f64);
@@ -53,8 +55,9 @@ fn play_games(args: &Args, nodes: u64) {
             let r = engine.search(&game, &Limits::nodes(nodes));
             t += start.elapsed().as_secs_f64();
             n += r.nodes;
-            game.play(r.best_move.expect("a move"))
-                .expect("a legal move");
+            let Some(best) = r.best_move else { break };
+            game.play(best)
+                .map_err(|e| Failure::failed(format!("the engine's move: {e}")))?;
         }
         println!(
             "{rules:<12} {} moves, scores {:?}: {n} nodes, {t:.2} s, {:.0} knps",
@@ -69,24 +72,22 @@ fn play_games(args: &Args, nodes: u64) {
         "total {total_nodes} nodes, {total_time:.2} s, {:.0} knps",
         total_nodes as f64 / total_time / 1000.0
     );
+    Ok(())
 }
 
-fn main() {
-    let args = Args::parse();
+/// Runs the benchmark and prints a line per position (or game) and the totals.
+///
+/// # Errors
+/// Options out of range (status 2).
+pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     if let Some(nodes) = args.game_nodes {
-        play_games(&args, nodes);
-        return;
+        return play_games(args, nodes);
     }
     let mut total_nodes = 0u64;
     let mut total_time = 0f64;
     for rules in RuleSet::ALL {
-        let options = match Options::new(args.size, args.players, rules) {
-            Ok(o) => o,
-            Err(e) => {
-                eprintln!("error: {e}");
-                std::process::exit(2);
-            }
-        };
+        let options = Options::new(args.size, args.players, rules)
+            .map_err(|e| Failure::usage(e.to_string()))?;
         for plies in (10..=60).step_by(10) {
             let mut game = Game::new(options);
             let mut seed = plies as u64;
@@ -97,7 +98,7 @@ fn main() {
                 }
                 seed = mix(seed);
                 game.play(moves[(seed % moves.len() as u64) as usize])
-                    .unwrap();
+                    .map_err(|e| Failure::failed(format!("a legal move refused: {e}")))?;
             }
             let mut engine = Engine::new();
             let start = Instant::now();
@@ -120,4 +121,5 @@ fn main() {
         total_time,
         total_nodes as f64 / total_time / 1000.0
     );
+    Ok(())
 }

@@ -1,16 +1,17 @@
-//! Matches between engine strengths: full strength against a level of the ladder, or the
+//! `ploy pente match`: matches between engine strengths: full strength against a level of the ladder, or the
 //! ladder itself (each level against the next).
 //!
 //! ```text
-//! cargo run --release -p pente --example match -- [--a full] [--b 3] [--openings 50]
-//!     [--size 19] [--no-tournament-rule] [--min-movetime 200] [--seed 1] [--ladder]
+//! ploy pente match [--a full] [--b 3] [--openings 50]
+//!     [--size 19] [--no-tournament-rule] [--min-movetime 200ms] [--seed 1] [--ladder]
 //!     [--jobs N] [--verbose]
 //! ```
 //!
 //! Each opening is the centre and two random legal moves (seeded), played twice with the
 //! colours swapped. A level of the ladder (`1` to `5`) thinks as long as its depth, padding
 //! and width take; `full` gets per move the mean time the levels in the match have used
-//! so far, and at least `--min-movetime` ms (`--movetime` fixes it instead). The summary
+//! so far, and at least `--min-movetime` (`--movetime` fixes it instead; a bare number is
+//! milliseconds). The summary
 //! gives wins, losses, draws, the score with a 95 % interval, the mean time and nodes per
 //! move of each side, and the games' lengths.
 //!
@@ -26,57 +27,58 @@ use std::time::{Duration, Instant};
 
 use ploy_search::Clock;
 
-use clap::Parser;
+use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use pente::{Color, Engine, Level, Limits, Move, Outcome, Position, Rules, Size, Strength};
 
+use crate::cli::{Failure, parse_duration};
+
 /// Plays engine against engine and reports the score.
-#[derive(Parser)]
-#[command(name = "match")]
-struct Args {
+#[derive(Args, Clone, Debug)]
+pub struct MatchArgs {
     /// First player: `full`, or a difficulty 1 to 5.
     #[arg(long, default_value = "full")]
-    a: String,
+    pub a: String,
     /// Second player.
     #[arg(long, default_value = "3")]
-    b: String,
+    pub b: String,
     /// Openings (each played twice, colours swapped).
     #[arg(long, default_value_t = 50)]
-    openings: u32,
+    pub openings: u32,
     /// Board size: odd, 7 to 19.
     #[arg(long, default_value = "19")]
-    size: Size,
+    pub size: Size,
     /// Play without the tournament rule.
     #[arg(long)]
-    no_tournament_rule: bool,
-    /// Least time per move of a full-strength player, in milliseconds.
-    #[arg(long, default_value_t = 200)]
-    min_movetime: u64,
-    /// Fixed time per move of a full-strength player, in milliseconds (overrides the mean
-    /// of the levels).
-    #[arg(long)]
-    movetime: Option<u64>,
+    pub no_tournament_rule: bool,
+    /// Least time per move of a full-strength player; a bare number is milliseconds.
+    #[arg(long, value_name = "TIME", default_value = "200ms", value_parser = parse_duration)]
+    pub min_movetime: Duration,
+    /// Fixed time per move of a full-strength player (overrides the mean of the levels);
+    /// a bare number is milliseconds.
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    pub movetime: Option<Duration>,
     /// Fixed nodes per move of a full-strength player instead of a time (repeatable
     /// comparisons on a busy machine).
     #[arg(long, conflicts_with = "movetime")]
-    nodes: Option<u64>,
+    pub nodes: Option<u64>,
     /// Seed of the openings (and of the engines' choices among equal moves).
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub seed: u64,
     /// Play the ladder instead: 1 against 2, 2 against 3, 3 against 4, 4 against 5.
     #[arg(long)]
-    ladder: bool,
+    pub ladder: bool,
     /// Print every game's moves.
     #[arg(long)]
-    verbose: bool,
+    pub verbose: bool,
     /// Measure time on the wall clock instead of the thread's processor time.
     #[arg(long)]
-    wall_clock: bool,
+    pub wall_clock: bool,
     /// Games played at once, each on its own thread. With processor time (the default)
     /// or nodes the games do not depend on it, but for the full-strength budget: the mean
     /// time of the levels so far, which the order of finishing moves changes a little.
     #[arg(short, long, default_value_t = 1)]
-    jobs: u32,
+    pub jobs: u32,
 }
 
 /// The processor time of the calling thread (Linux: `/proc/thread-self/schedstat`, in
@@ -225,7 +227,7 @@ struct LevelTime {
 }
 
 fn play_game(
-    args: &Args,
+    args: &MatchArgs,
     rules: Rules,
     players: [&Strength; 2],
     game: u32,
@@ -261,16 +263,17 @@ fn play_game(
         let limits = match strength {
             Strength::Full if args.nodes.is_some() => Limits::nodes(args.nodes.unwrap_or(1)),
             Strength::Full => {
-                let ms = args.movetime.unwrap_or_else(|| {
+                let time = args.movetime.unwrap_or_else(|| {
                     let lt = level_time.lock().unwrap_or_else(PoisonError::into_inner);
+                    // The mean in whole milliseconds.
                     let mean = if lt.moves == 0 {
                         0
                     } else {
                         (lt.time / lt.moves).as_millis() as u64
                     };
-                    mean.max(args.min_movetime)
+                    Duration::from_millis(mean).max(args.min_movetime)
                 });
-                Limits::move_time(Duration::from_millis(ms))
+                Limits::move_time(time)
             }
             Strength::Level(_) => Limits::default(),
         };
@@ -296,7 +299,7 @@ fn play_game(
 }
 
 fn play_match(
-    args: &Args,
+    args: &MatchArgs,
     rules: Rules,
     a: &Strength,
     b: &Strength,
@@ -309,11 +312,9 @@ fn play_match(
     } else {
         ProgressBar::hidden()
     };
-    bar.set_style(
-        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {msg}")
-            .expect("template")
-            .progress_chars("=> "),
-    );
+    if let Ok(style) = ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {msg}") {
+        bar.set_style(style.progress_chars("=> "));
+    }
     bar.set_prefix(format!("{name_a} vs {name_b}"));
     let level_time = Mutex::new(LevelTime::default());
     let next = AtomicU32::new(0);
@@ -386,26 +387,27 @@ fn report(name_a: &str, name_b: &str, t: &Tally) {
     );
 }
 
-fn main() {
-    let args = Args::parse();
-    let rules = Rules::new(args.size).with_tournament_rule(!args.no_tournament_rule);
+/// Plays the match (or the ladder) and prints the summary.
+///
+/// # Errors
+/// A bad player (status 2).
+pub fn run(args: &MatchArgs) -> Result<(), Failure> {
+    let rules = super::rules(args.size, args.no_tournament_rule);
     if args.ladder {
         for d in 1..=4u32 {
-            let a = Strength::Level(Level::difficulty(d).expect("1..=4"));
-            let b = Strength::Level(Level::difficulty(d + 1).expect("2..=5"));
+            let (Ok(a), Ok(b)) = (Level::difficulty(d), Level::difficulty(d + 1)) else {
+                unreachable!("the levels 1 to 5 exist");
+            };
+            let (a, b) = (Strength::Level(a), Strength::Level(b));
             let (na, nb) = (format!("level {d}"), format!("level {}", d + 1));
-            let t = play_match(&args, rules, &a, &b, &na, &nb);
+            let t = play_match(args, rules, &a, &b, &na, &nb);
             report(&na, &nb, &t);
         }
-        return;
+        return Ok(());
     }
-    let (a, b) = match (strength(&args.a), strength(&args.b)) {
-        (Ok(a), Ok(b)) => (a, b),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    };
-    let t = play_match(&args, rules, &a, &b, &args.a, &args.b);
+    let a = strength(&args.a).map_err(Failure::usage)?;
+    let b = strength(&args.b).map_err(Failure::usage)?;
+    let t = play_match(args, rules, &a, &b, &args.a, &args.b);
     report(&args.a, &args.b, &t);
+    Ok(())
 }

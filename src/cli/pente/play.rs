@@ -1,30 +1,32 @@
-//! Pente in the terminal: a person against the bot, or against another person.
+//! `ploy pente play`: Pente in the terminal, a person against the bot, or against another
+//! person.
 //!
 //! ```text
-//! cargo run --release -p pente --example play -- [--size N] [--difficulty D] [--depth D]
-//!     [--padding P] [--width 4,3,2] [--flip] [--no-tournament-rule] [--seed N]
-//!     [--white human|bot] [--black human|bot] [--movetime MS] [--load FILE] [OPTION...]
+//! ploy pente play [--size N] [--difficulty D] [--depth D] [--padding P] [--width 4,3,2]
+//!     [--flip] [--no-tournament-rule] [--seed N] [--white human|bot] [--black human|bot]
+//!     [--movetime TIME] [--load FILE] [OPTION...]
 //! ```
 //!
 //! The options also come in the 2018 program's spelling, as arguments (`'size(13)'`,
 //! `'difficulty(4)'`, `'width([4,3,2])'`, `'flip(true)'`, `'rule(false)'` and their long
 //! names) or typed before the first move. Without a difficulty (or depth, padding, width)
-//! the bot plays at full strength, thinking `--movetime` ms a move. Type `help` for the
-//! commands: a move (`K10`), `undo`, `hint`, `save FILE`, `load FILE`, `board`, `new`,
-//! `options`, `quit`.
+//! the bot plays at full strength, thinking `--movetime` a move (1s; a bare number is
+//! milliseconds). Type `help` for the commands: a move (`K10`), `undo`, `hint`,
+//! `save FILE`, `load FILE`, `board`, `new`, `options`, `quit`.
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Parser, ValueEnum};
+use clap::{Args, ValueEnum};
 use pente::options::{SeedOption, Settings};
 use pente::{Color, Engine, Game, Limits, Move, Record, Strength, display};
 
+use crate::cli::{Failure, parse_duration};
+
 /// Who plays a colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Player {
+pub enum Player {
     /// A person at the keyboard.
     Human,
     /// The engine.
@@ -32,48 +34,47 @@ enum Player {
 }
 
 /// Play Pente in the terminal against the bot or another person.
-#[derive(Parser)]
-#[command(name = "play")]
-struct Args {
+#[derive(Args, Clone, Debug)]
+pub struct PlayArgs {
     /// Board size: odd, 7 to 19 (default 19).
     #[arg(long)]
-    size: Option<pente::Size>,
+    pub size: Option<pente::Size>,
     /// Bot difficulty, 1 (easiest) to 5; without it the bot plays at full strength.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=5))]
-    difficulty: Option<u32>,
+    pub difficulty: Option<u32>,
     /// Bot look-ahead in plies (overrides the difficulty's).
     #[arg(long)]
-    depth: Option<u32>,
+    pub depth: Option<u32>,
     /// Bot padding: candidate moves lie within the stones' box widened by this much.
     #[arg(long)]
-    padding: Option<u8>,
+    pub padding: Option<u8>,
     /// Bot widths per ply, such as 4,3,2 (the last repeats).
     #[arg(long, value_delimiter = ',')]
-    width: Option<Vec<u16>>,
+    pub width: Option<Vec<u16>>,
     /// Show the board turned for Black when Black is to move.
     #[arg(long)]
-    flip: bool,
+    pub flip: bool,
     /// Play without the tournament rule.
     #[arg(long)]
-    no_tournament_rule: bool,
+    pub no_tournament_rule: bool,
     /// Seed of the bot's choices among equal moves.
     #[arg(long, default_value_t = 0)]
-    seed: u64,
+    pub seed: u64,
     /// Who plays White (moves first).
     #[arg(long, value_enum, default_value_t = Player::Human)]
-    white: Player,
+    pub white: Player,
     /// Who plays Black.
     #[arg(long, value_enum, default_value_t = Player::Bot)]
-    black: Player,
-    /// Thinking time of the bot at full strength, in milliseconds.
-    #[arg(long, default_value_t = 1000)]
-    movetime: u64,
+    pub black: Player,
+    /// Thinking time of the bot at full strength; a bare number is milliseconds.
+    #[arg(long, value_name = "TIME", default_value = "1s", value_parser = parse_duration)]
+    pub movetime: Duration,
     /// Start from a saved game record.
     #[arg(long)]
-    load: Option<PathBuf>,
+    pub load: Option<PathBuf>,
     /// Options in the 2018 program's spelling: size(13) difficulty(4) depth(5) padding(2)
     /// width([4,3,2]) flip(true) rule(false), and their long names.
-    options: Vec<String>,
+    pub options: Vec<String>,
 }
 
 const HELP: &str = "\
@@ -350,8 +351,11 @@ fn load(path: &Path) -> Result<Record, String> {
     text.parse::<Record>().map_err(|e| e.to_string())
 }
 
-fn main() -> ExitCode {
-    let args = Args::parse();
+/// Plays until `quit` or the end of standard input.
+///
+/// # Errors
+/// A bad option (status 2), a record that cannot be loaded, a failed read or write.
+pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     let mut settings = Settings::default();
     let mut options = Vec::new();
     if let Some(s) = args.size {
@@ -368,8 +372,7 @@ fn main() -> ExitCode {
     }
     if let Some(w) = &args.width {
         if w.is_empty() || w.contains(&0) {
-            eprintln!("error: widths are at least 1");
-            return ExitCode::from(2);
+            return Err(Failure::usage("widths are at least 1"));
         }
         options.push(SeedOption::Width(w.clone()));
     }
@@ -382,10 +385,7 @@ fn main() -> ExitCode {
     for text in &args.options {
         match text.parse::<SeedOption>() {
             Ok(o) => options.push(o),
-            Err(e) => {
-                eprintln!("error: {text}: {e}");
-                return ExitCode::from(2);
-            }
+            Err(e) => return Err(Failure::usage(format!("{text}: {e}"))),
         }
     }
     for o in &options {
@@ -399,8 +399,10 @@ fn main() -> ExitCode {
                 game = record.replay();
             }
             Err(e) => {
-                eprintln!("error: cannot load {}: {e}", path.display());
-                return ExitCode::FAILURE;
+                return Err(Failure::failed(format!(
+                    "cannot load {}: {e}",
+                    path.display()
+                )));
             }
         }
     }
@@ -411,15 +413,9 @@ fn main() -> ExitCode {
         settings,
         players: [args.white, args.black],
         game,
-        movetime: Duration::from_millis(args.movetime.max(1)),
+        movetime: args.movetime.max(Duration::from_millis(1)),
         seed: args.seed,
     };
-    match session.run(std::io::stdin().lock()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    session.run(std::io::stdin().lock())?;
+    Ok(())
 }
