@@ -1,8 +1,7 @@
 //! Games (`docs/rules.md` section 6): draw rules, checked play, undo, resignation.
 
-mod common;
 
-use common::{sq, with_commanders};
+use crate::common::{sq, with_commanders};
 use ploy_core::{
     DrawReason, Game, GameError, IllegalMove, Move, Outcome, Position, Rules, Seat, WinReason,
 };
@@ -296,7 +295,7 @@ fn resignation_and_other_recorded_endings() {
 // ---- Random games checked against a naive model of the draw rules ------------------------
 
 mod random {
-    use super::common::{SplitMix, any_rules};
+    use crate::common::{SplitMix, any_rules};
     use ploy_core::{DrawReason, Game, GameError, Move, Outcome, Position, Rules};
     use proptest::prelude::*;
     use proptest::test_runner::FileFailurePersistence;

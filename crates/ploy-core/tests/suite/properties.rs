@@ -2,10 +2,9 @@
 //! on random playouts from the start position, checked against the reference generator in
 //! `common/reference.rs`.
 
-mod common;
 
-use common::reference::{self, RefState};
-use common::{SplitMix, any_position, any_rules};
+use crate::common::reference::{self, RefState};
+use crate::common::{SplitMix, any_position, any_rules};
 use ploy_core::{Bitboard, Move, MoveList, Outcome, Position, Seat, Square, Variant};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -39,11 +38,11 @@ fn check_generation(pos: &Position) -> BTreeSet<Move> {
         "count_legal_moves in {pos:?}"
     );
     assert!(
-        fast.is_sorted_by_key(common::generation_order),
+        fast.is_sorted_by_key(crate::common::generation_order),
         "generation order in {pos:?}: {:?}",
         fast.iter().collect::<Vec<_>>()
     );
-    common::check_board_sets(pos.board());
+    crate::common::check_board_sets(pos.board());
 
     let mut appended = MoveList::new();
     appended.push(Move::turn(Square::A1, 0));

@@ -6,9 +6,8 @@
 //! The reference is the evaluation as it was before it was made incremental; the fast one
 //! must give exactly the same value everywhere (the bench's node count depends on it).
 
-mod common;
 
-use common::{mix, random_playout, random_sparse};
+use crate::common::{mix, random_playout, random_sparse};
 use ploy_core::{
     BareCommander, Elimination, Move, PartnerElimination, PieceKind, Position, Rotation, Rules,
     Seat, Square, Variant,

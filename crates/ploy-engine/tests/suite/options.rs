@@ -2,9 +2,8 @@
 //! search for a forced win (`go mate`), pondering. Checked against plain negamax on a game
 //! whose root offers only the allowed moves.
 
-mod common;
 
-use common::*;
+use crate::common::*;
 use ploy_engine::{EvalPosition, Evaluation};
 use ploy_search::{
     Clock, Config, Evaluator, Limits, MoveBuffer, SearchGame, SearchOptions, Searcher, Side,

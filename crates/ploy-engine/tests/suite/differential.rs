@@ -1,9 +1,8 @@
 //! Every exact configuration of the search returns plain negamax's value, and one of its
 //! best moves, on toy games and on Ploy positions.
 
-mod common;
 
-use common::*;
+use crate::common::*;
 use ploy_core::Position;
 use ploy_engine::{EvalPosition, Evaluation, PlainPosition, SearchMoves};
 use ploy_search::{Evaluator, Limits, SearchGame, Searcher, negamax};

@@ -1,9 +1,8 @@
 //! Properties, crate against crate: the rules against a slow implementation written from
 //! the rule book, make/unmake, hashes, the engine's incremental state, the text forms.
 
-mod common;
 
-use common::{RULE_SETS, Reference, random_game};
+use crate::common::{RULE_SETS, Reference, random_game};
 use pente::{Game, Move, Point, Position, Record, Rules, SearchPosition};
 use proptest::prelude::*;
 use rand::rngs::StdRng;

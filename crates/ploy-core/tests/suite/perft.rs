@@ -18,10 +18,9 @@
 //!
 //! The draw rules never matter: a position has no history (`docs/rules.md` section 6).
 
-mod common;
 
-use common::reference::{self, RefState};
-use common::{parse_board, parse_four_player};
+use crate::common::reference::{self, RefState};
+use crate::common::{parse_board, parse_four_player};
 use ploy_core::{
     BareCommander, Elimination, PartnerElimination, Position, Rotation, Rules, Seat, Setup,
     Variant, divide, perft, perft_full,
@@ -200,8 +199,8 @@ fn counter_and_board_sets_along_the_trees() {
     fn walk(pos: &mut Position, depth: u32) {
         let moves = pos.legal_moves();
         assert_eq!(pos.count_legal_moves(), moves.len(), "{pos:?}");
-        assert!(moves.is_sorted_by_key(common::generation_order), "{pos:?}");
-        common::check_board_sets(pos.board());
+        assert!(moves.is_sorted_by_key(crate::common::generation_order), "{pos:?}");
+        crate::common::check_board_sets(pos.board());
         if depth == 0 {
             return;
         }
@@ -210,7 +209,7 @@ fn counter_and_board_sets_along_the_trees() {
             walk(pos, depth - 1);
             pos.unmake_move(mv, undo);
         }
-        common::check_board_sets(pos.board());
+        crate::common::check_board_sets(pos.board());
     }
     for record in records() {
         walk(&mut record.position.clone(), 2);

@@ -3,9 +3,8 @@
 //! is refused (never an impossible position or game).
 #![cfg(feature = "serde")]
 
-mod common;
 
-use common::{SplitMix, any_position};
+use crate::common::{SplitMix, any_position};
 use ploy_core::{
     Elimination, Game, Move, Outcome, PartnerElimination, Position, Rotation, Rules, Seat, SeatSet,
     Square, Variant, WinReason,

@@ -2,9 +2,8 @@
 //! below were pinned only after both agreed (the deeper ones by the ignored test:
 //! `cargo test --release -p pente --test perft -- --ignored`).
 
-mod common;
 
-use common::{Reference, reference_perft};
+use crate::common::{Reference, reference_perft};
 use pente::{Position, Rules, Size, perft};
 
 /// `(size, tournament rule, depth, count)`.

@@ -1,8 +1,7 @@
 //! Validation of setups (`docs/rules.md` section 8, valid positions).
 
-mod common;
 
-use common::{START_BOARD, board_of, parse_board, piece, sq};
+use crate::common::{START_BOARD, board_of, parse_board, piece, sq};
 use ploy_core::{PieceKind, Position, PositionError, Rules, Seat, SeatSet, Setup, SetupProblem};
 
 const G: Seat = Seat::Green;

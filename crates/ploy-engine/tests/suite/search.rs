@@ -1,9 +1,8 @@
 //! Hand-built positions, budgets, the stop flag, time logic with an injected clock,
 //! repetitions and determinism.
 
-mod common;
 
-use common::*;
+use crate::common::*;
 use ploy_core::{Board, Flags, Move, Piece, Position, Rules, Seat, Setup, Square};
 use ploy_engine::{EvalPosition, Evaluation, PlainPosition};
 use ploy_search::{

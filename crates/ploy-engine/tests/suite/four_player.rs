@@ -3,9 +3,8 @@
 //! random positions of both variants under every rule option; hand-built positions; legal
 //! moves; determinism.
 
-mod common;
 
-use common::*;
+use crate::common::*;
 use ploy_core::{
     BareCommander, Board, Elimination, Flags, Move, PartnerElimination, Piece, Position, Rotation,
     Rules, Seat, SeatSet, Setup, Square, Variant,

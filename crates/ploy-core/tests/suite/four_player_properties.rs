@@ -4,10 +4,9 @@
 //! generator lists exactly the reference moves (as sets, no duplicates), make/unmake
 //! restores everything, the incremental hash equals the recomputed one, `is_legal` agrees.
 
-mod common;
 
-use common::SplitMix;
-use common::reference::{self, RefState};
+use crate::common::SplitMix;
+use crate::common::reference::{self, RefState};
 use ploy_core::{
     BareCommander, Board, Elimination, Move, MoveList, Outcome, PartnerElimination, Position,
     Rotation, Rules, Seat, SeatSet, Setup, Square, Variant,
@@ -96,11 +95,11 @@ fn check_generation(pos: &Position, state: &RefState) -> BTreeSet<Move> {
     }
     assert_eq!(pos.count_legal_moves(), fast.len());
     assert!(
-        fast.is_sorted_by_key(common::generation_order),
+        fast.is_sorted_by_key(crate::common::generation_order),
         "generation order in {pos:?}: {:?}",
         fast.iter().collect::<Vec<_>>()
     );
-    common::check_board_sets(pos.board());
+    crate::common::check_board_sets(pos.board());
     let mut appended = MoveList::new();
     appended.push(Move::turn(Square::A1, 0));
     pos.generate_moves(&mut appended);
@@ -280,16 +279,16 @@ fn random_setup(rng: &mut SplitMix, variant: Variant, rules: Rules) -> Setup {
         let commander = in_play.contains(colour) || rng.below(3) == 0;
         let mut masks: Vec<u8> = Vec::new();
         if commander {
-            masks.push(common::masks_with(4)[rng.below(70)]);
+            masks.push(crate::common::masks_with(4)[rng.below(70)]);
         }
         for (flags, max) in [(3u32, 2usize), (2, 3), (1, 3)] {
-            let all = common::masks_with(flags);
+            let all = crate::common::masks_with(flags);
             for _ in 0..rng.below(max + 1) {
                 masks.push(all[rng.below(all.len())]);
             }
         }
         for mask in masks {
-            board.put(squares.next().unwrap(), common::piece(colour, mask));
+            board.put(squares.next().unwrap(), crate::common::piece(colour, mask));
         }
     }
     let in_play_seats: Vec<Seat> = in_play.iter().collect();

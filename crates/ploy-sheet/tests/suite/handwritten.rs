@@ -1,8 +1,7 @@
 //! Hand-written sheets and records, with the damage people and spreadsheets do to them.
 
-mod common;
 
-use common::tabs;
+use crate::common::tabs;
 use ploy_core::{
     DrawReason, Game, Move, Outcome, Position, Rules, Seat, Square, Variant, WinReason,
 };
@@ -70,7 +69,7 @@ fn fail(r: Result<SavedGame, ReadError>) -> (usize, usize, ReadErrorKind) {
 
 /// Extracts the first ```text block after `marker` from the crate docs.
 fn doc_block(marker: &str) -> String {
-    let src = include_str!("../src/lib.rs");
+    let src = include_str!("../../src/lib.rs");
     let at = src.find(marker).expect("marker in the crate docs");
     let rest = &src[at..];
     let start = rest.find("//! ```text\n").expect("a text block") + "//! ```text\n".len();
@@ -558,7 +557,7 @@ fn find_game(variant: Variant, rules: Rules, want: impl Fn(&Game) -> bool) -> Ga
     for seed in 0..2000 {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let mut game = Game::from_position(Position::start(variant, rules));
-        while let Some(mv) = common::pick(&game, &mut rng, 0.8) {
+        while let Some(mv) = crate::common::pick(&game, &mut rng, 0.8) {
             game.play(mv).unwrap();
             if want(&game) {
                 return game;

@@ -1,0 +1,8 @@
+//! The integration tests of the crate, as one test binary (one link instead of one per
+//! file); each file is a module.
+
+mod common;
+mod perft;
+mod properties;
+mod rules;
+mod serde;

@@ -1,0 +1,13 @@
+//! The integration tests of the crate, as one test binary (one link instead of one per
+//! file); each file is a module.
+
+mod common;
+mod differential;
+mod engine;
+mod evaluation;
+mod four_player;
+mod options;
+mod pv;
+mod search;
+mod threads;
+mod tune_example;

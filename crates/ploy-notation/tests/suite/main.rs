@@ -1,0 +1,8 @@
+//! The integration tests of the crate, as one test binary (one link instead of one per
+//! file); each file is a module.
+
+mod bounded;
+mod four_player;
+mod notation;
+mod roundtrip;
+mod strict;
