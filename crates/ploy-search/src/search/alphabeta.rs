@@ -610,22 +610,34 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
 
 /// A history score of this much takes one ply off a late move's reduction.
 const HISTORY_REDUCTION_DIV: i32 = 8_192;
-/// Reverse futility: at most this many plies left, this margin per ply.
+
+/// Reverse futility pruning: at most this many plies left.
 const RFP_DEPTH: i32 = 6;
+/// Reverse futility pruning: the margin per ply left.
 const RFP_MARGIN: Value = 80;
-/// Futility: at most this many plies left; base and margin per ply.
+
+/// Futility pruning: at most this many plies left.
 const FUTILITY_DEPTH: i32 = 5;
+/// Futility pruning: the margin's base.
 const FUTILITY_BASE: Value = 60;
+/// Futility pruning: the margin per ply left.
 const FUTILITY_MARGIN: Value = 90;
+
 /// Late move pruning: at most this many plies left.
 const LMP_DEPTH: i32 = 6;
-/// Null move: at least this many plies left; reduction `base + depth / divisor + (eval -
-/// beta) / eval divisor (at most 2)`; verified from this depth on.
+
+/// Null move: at least this many plies left. The reduction is `base + depth / divisor +
+/// (eval - beta) / eval divisor (at most 2)`.
 const NULL_MIN_DEPTH: i32 = 3;
+/// Null move: the reduction's base.
 const NULL_BASE_REDUCTION: i32 = 3;
+/// Null move: plies left per extra ply of reduction.
 const NULL_DEPTH_DIVISOR: i32 = 4;
+/// Null move: evaluation over beta per extra ply of reduction (at most 2).
 const NULL_EVAL_DIVISOR: Value = 200;
+/// Null move: a fail high is verified from this many plies left on.
 const NULL_VERIFY_DEPTH: i32 = 10;
+
 /// Internal iterative reductions: at least this many plies left.
 const IIR_DEPTH: i32 = 4;
 
