@@ -90,24 +90,28 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use clap::Parser;
-use ploy_core::{Game, Outcome, Rules, Seat, SeatSet, Variant};
-use ploy_notation::UniversityMove;
+use ploy_core::{Rules, Seat, SeatSet, Variant};
 use ploy_search::MAX_DEPTH;
-use ploy_sheet::{ResultText, SavedGame};
-use serde_json::json;
 
 use super::{Failure, RuleArgs, parse_duration, progress_bar};
 
+mod game;
 pub mod openings;
 pub mod players;
 pub mod process;
+mod report;
 pub mod stats;
+
+use game::play_one;
+pub use game::{End, GameReport};
 
 pub use openings::{Opening, Openings, OpeningsError, read_openings};
 pub use players::{
     Budget, EngineKind, Fault, FaultKind, Player, PlayerSetup, PlayerSpec, PlayerStats,
 };
 pub use process::{EngineProcess, ProcessSpec, parse_option};
+use report::progress_message;
+pub use report::{MatchReport, PlayerReport, Standing};
 pub use stats::{
     Elo, GameResult, Hypothesis, Pentanomial, Sprt, Tally, expected_score, pentanomial_llr,
 };
@@ -353,319 +357,6 @@ pub struct MatchPlan {
     pub jobs: u32,
 }
 
-/// How a game of a match ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum End {
-    /// By the rules: the game's outcome.
-    Rules,
-    /// It reached the ply cap: a draw by adjudication.
-    PlyCap,
-    /// A player gave no legal move and loses: `loser` 0 for A, 1 for B.
-    Forfeit {
-        /// 0 for A, 1 for B.
-        loser: usize,
-        /// Why.
-        fault: Fault,
-    },
-}
-
-/// One finished game of a match.
-#[derive(Clone, Debug)]
-pub struct GameReport {
-    /// Its number, counting from 1.
-    pub number: u32,
-    /// Its pair (opening) number, counting from 0.
-    pub pair: u32,
-    /// A's seat (its first seat in a four-player game: A plays Green and Yellow, or Red and
-    /// Blue).
-    pub a_seat: Seat,
-    /// The opening.
-    pub opening: Opening,
-    /// The game, opening included.
-    pub game: Game,
-    /// How it ended.
-    pub end: End,
-    /// What A and B did in this game.
-    pub stats: [PlayerStats; 2],
-}
-
-impl GameReport {
-    /// A's seats.
-    #[must_use]
-    pub fn a_seats(&self) -> SeatSet {
-        side_seats(self.game.position().variant(), self.a_seat == Seat::Green)
-    }
-
-    /// The result for A.
-    #[must_use]
-    pub fn result(&self) -> GameResult {
-        match &self.end {
-            End::Forfeit { loser: 0, .. } => GameResult::Loss,
-            End::Forfeit { .. } => GameResult::Win,
-            End::PlyCap => GameResult::Draw,
-            End::Rules => match self.game.outcome() {
-                Some(o @ Outcome::Win { .. }) => {
-                    if o.winners().iter().any(|s| self.a_seats().contains(s)) {
-                        GameResult::Win
-                    } else {
-                        GameResult::Loss
-                    }
-                }
-                _ => GameResult::Draw,
-            },
-        }
-    }
-
-    /// How the game ended: the result text (`Red wins, commander captured`), `ply cap`, or
-    /// `B forfeits: timed out (no answer within 5.1s)`.
-    #[must_use]
-    pub fn how(&self) -> String {
-        match &self.end {
-            End::Rules => ResultText(self.game.outcome()).to_string(),
-            End::PlyCap => "ply cap".to_owned(),
-            End::Forfeit { loser, fault } => {
-                format!("{} forfeits: {fault}", ["A", "B"][*loser])
-            }
-        }
-    }
-
-    /// The game's line of the output.
-    #[must_use]
-    pub fn line(&self) -> String {
-        format!(
-            "game {:3} A plays {} : {} after {} plies ({})",
-            self.number,
-            if self.a_seat == Seat::Green {
-                "green"
-            } else {
-                "red  "
-            },
-            match self.result() {
-                GameResult::Win => "A wins",
-                GameResult::Loss => "B wins",
-                GameResult::Draw => "draw",
-            },
-            self.game.moves().len(),
-            self.how()
-        )
-    }
-
-    /// The game with its header for a record or sheet: `names` are A's and B's, written
-    /// for their seats; `time_control` as the header's time control. With `with_how` the
-    /// event also says how the game ended when the rules did not end it (for a score sheet,
-    /// which has no comments).
-    #[must_use]
-    pub fn saved_game(&self, names: [&str; 2], time_control: &str, with_how: bool) -> SavedGame {
-        let mut saved = SavedGame::new(self.game.clone());
-        let h = &mut saved.header;
-        h.event = Some(clean(&if with_how && self.end != End::Rules {
-            format!("ploy match game {}: {}", self.number, self.how())
-        } else {
-            format!("ploy match game {}", self.number)
-        }));
-        h.date = Some(crate::play::today());
-        h.time_control = Some(clean(time_control));
-        let a_seats = self.a_seats();
-        for seat in self.game.position().variant().seats().iter() {
-            let who = usize::from(!a_seats.contains(seat));
-            h.players.set(seat, Some(clean(names[who])));
-        }
-        saved
-    }
-
-    /// The game record's text: the record of [`GameReport::saved_game`] with comment lines
-    /// after the first that say the game's number, the players, the opening and the result
-    /// with its reason.
-    ///
-    /// # Errors
-    /// A message if the record cannot be written (it always can: texts are cleaned).
-    pub fn record_text(&self, names: [&str; 2], time_control: &str) -> Result<String, String> {
-        let record = self
-            .saved_game(names, time_control, false)
-            .to_record()
-            .map_err(|e| e.to_string())?
-            .to_string();
-        let (first, rest) = record.split_once('\n').unwrap_or((&record, ""));
-        let a_colour = if self.a_seat == Seat::Green {
-            "green"
-        } else {
-            "red"
-        };
-        let b_colour = if self.a_seat == Seat::Green {
-            "red"
-        } else {
-            "green"
-        };
-        let opening = &self.opening;
-        let moves = if opening.moves.is_empty() {
-            "no moves".to_owned()
-        } else {
-            openings::moves_text(&opening.moves)
-        };
-        let result = match self.result() {
-            GameResult::Win => "A wins",
-            GameResult::Loss => "B wins",
-            GameResult::Draw => "draw",
-        };
-        let comments = [
-            format!(
-                "ploy match game {}: A = {} plays {a_colour}, B = {} plays {b_colour}",
-                self.number, names[0], names[1]
-            ),
-            format!(
-                "opening of pair {} ({}, {} plies): {moves}",
-                self.pair + 1,
-                opening.source,
-                opening.moves.len()
-            ),
-            format!("match result: {result} ({})", self.how()),
-        ];
-        let mut text = format!("{first}\n");
-        for c in comments {
-            text.push_str(&format!("# {}\n", clean(&c)));
-        }
-        text.push_str(rest);
-        Ok(text)
-    }
-}
-
-/// `text` fit for a header or comment: control characters become spaces, no white space
-/// at the ends, and at most 300 characters.
-fn clean(text: &str) -> String {
-    let t: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    super::excerpt(t.trim(), 300)
-}
-
-/// Plays game `index` (counting from 0) of `plan` between `players` (A, B), or `None` if
-/// `stop` is raised first.
-fn play_one(
-    plan: &MatchPlan,
-    index: u32,
-    players: &mut [Box<dyn Player>; 2],
-    stop: &AtomicBool,
-) -> Option<GameReport> {
-    let (pair, a_green) = pairing(index);
-    let opening = plan.openings.opening(plan.rules, pair);
-    let mut game = opening.game();
-    let a_seats = side_seats(game.position().variant(), a_green);
-    let before = [players[0].stats(), players[1].stats()];
-    let mut end = None;
-    for (side, p) in players.iter_mut().enumerate() {
-        if let Err(fault) = p.new_game(index + 1) {
-            end = Some((side, fault));
-            break;
-        }
-    }
-    let end = loop {
-        if let Some((loser, fault)) = end.take() {
-            break End::Forfeit { loser, fault };
-        }
-        if game.outcome().is_some() {
-            break End::Rules;
-        }
-        if game.moves().len() >= plan.ply_cap {
-            break End::PlyCap;
-        }
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        let side = usize::from(!a_seats.contains(game.position().mover()));
-        match players[side].choose(&game) {
-            Ok(mv) => {
-                if let Err(e) = game.play(mv) {
-                    end = Some((
-                        side,
-                        Fault::new(
-                            FaultKind::IllegalMove,
-                            format!("`{}`: {e}", UniversityMove::from(mv)),
-                        ),
-                    ));
-                }
-            }
-            Err(fault) => end = Some((side, fault)),
-        }
-    };
-    if let End::Forfeit { loser, fault } = &end {
-        // Write the forfeit on the game when the core can end it that way.
-        let loser_seats = side_seats(game.position().variant(), (*loser == 0) == a_green);
-        let mover = game.position().mover();
-        let seat = if loser_seats.contains(mover) {
-            Some(mover)
-        } else {
-            loser_seats
-                .iter()
-                .find(|&s| game.position().in_play().contains(s))
-        };
-        if let Some(seat) = seat {
-            let mut ended = game.clone();
-            let done = if fault.kind == FaultKind::TimedOut {
-                ended.forfeit_on_time(seat)
-            } else {
-                ended.resign(seat)
-            };
-            if done.is_ok() && ended.outcome().is_some() {
-                game = ended;
-            }
-        }
-    }
-    Some(GameReport {
-        number: index + 1,
-        pair,
-        a_seat: if a_green { Seat::Green } else { Seat::Red },
-        opening,
-        game,
-        end,
-        stats: [
-            players[0].stats().since(before[0]),
-            players[1].stats().since(before[1]),
-        ],
-    })
-}
-
-/// The standing of a match after some games.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Standing {
-    /// The results.
-    pub tally: Tally,
-    /// The complete pairs.
-    pub pairs: Pentanomial,
-    /// The SPRT's log-likelihood ratio (with an SPRT).
-    pub llr: Option<f64>,
-    /// The SPRT's decision, once made.
-    pub verdict: Option<Hypothesis>,
-    /// Games lost by a fault: A's, B's.
-    pub forfeits: [u32; 2],
-    /// What A and B did.
-    pub stats: [PlayerStats; 2],
-}
-
-/// A player of a finished match.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PlayerReport {
-    /// Its name (the spec's text).
-    pub name: String,
-    /// What it said about itself (an engine program's `id name`).
-    pub about: Option<String>,
-    /// What it did in the games counted.
-    pub stats: PlayerStats,
-}
-
-/// A finished match.
-#[derive(Clone, Debug)]
-pub struct MatchReport {
-    /// The standing at the end.
-    pub standing: Standing,
-    /// The test, if there was one.
-    pub sprt: Option<Sprt>,
-    /// Player A.
-    pub a: PlayerReport,
-    /// Player B.
-    pub b: PlayerReport,
-}
-
 /// What a worker tells the match.
 enum Event {
     /// Its players are ready; what they say about themselves.
@@ -813,133 +504,6 @@ pub fn play_match(
     })
 }
 
-impl MatchReport {
-    /// The JSON object of `--json`.
-    #[must_use]
-    pub fn to_json(&self) -> serde_json::Value {
-        let s = &self.standing;
-        let t = &s.tally;
-        let elo = t.elo();
-        json!({
-            "games": t.games(),
-            "wins": t.wins,
-            "draws": t.draws,
-            "losses": t.losses,
-            "score": t.score(),
-            "elo": elo.map(|e| e.elo),
-            "elo_low": elo.map(|e| e.low),
-            "elo_high": elo.map(|e| e.high),
-            "llr": self.sprt.and(s.llr),
-            "lower_bound": self.sprt.map(|t| t.lower_bound()),
-            "upper_bound": self.sprt.map(|t| t.upper_bound()),
-            "sprt": s.verdict.map(|h| h.to_string()),
-            "pentanomial": s.pairs.counts,
-            "forfeits": s.forfeits,
-            "a": self.a.name,
-            "b": self.b.name,
-        })
-    }
-
-    /// The summary lines of the text output.
-    #[must_use]
-    pub fn summary(&self) -> String {
-        use std::fmt::Write as _;
-        let s = &self.standing;
-        let t = &s.tally;
-        let mut out = String::new();
-        let named = |p: &PlayerReport| match &p.about {
-            Some(about) => format!("{} ({about})", p.name),
-            None => p.name.clone(),
-        };
-        let _ = writeln!(out, "A = {}  B = {}", named(&self.a), named(&self.b));
-        let _ = writeln!(
-            out,
-            "games {} wins {} draws {} losses {} score {:.1}%",
-            t.games(),
-            t.wins,
-            t.draws,
-            t.losses,
-            100.0 * t.score().unwrap_or(0.5)
-        );
-        if let Some(e) = t.elo() {
-            if t.is_perfect() {
-                let _ = writeln!(
-                    out,
-                    "elo {:+.0} (95 %: {:+.0} to {:+.0}; a perfect score, counted a quarter game short)",
-                    e.elo, e.low, e.high
-                );
-            } else {
-                let _ = writeln!(
-                    out,
-                    "elo {:+.0} +/- {:.0} (95 %: {:+.0} to {:+.0})",
-                    e.elo,
-                    (e.high - e.low) / 2.0,
-                    e.low,
-                    e.high
-                );
-            }
-        }
-        if s.pairs.pairs() > 0 {
-            let _ = writeln!(
-                out,
-                "pairs {} {} (A's points per pair: 0, 1/2, 1, 3/2, 2)",
-                s.pairs.pairs(),
-                s.pairs
-            );
-        }
-        if let (Some(sprt), Some(llr)) = (self.sprt, s.llr) {
-            let _ = writeln!(
-                out,
-                "sprt {sprt}: llr {llr:.2} (bounds {:.2} and {:.2}): {}",
-                sprt.lower_bound(),
-                sprt.upper_bound(),
-                match s.verdict {
-                    Some(Hypothesis::H0) => format!("H0 accepted (elo {} or less)", sprt.elo0),
-                    Some(Hypothesis::H1) => format!("H1 accepted (elo {} or more)", sprt.elo1),
-                    None => "no decision".to_owned(),
-                }
-            );
-        }
-        if s.forfeits != [0, 0] {
-            let _ = writeln!(
-                out,
-                "forfeits: A {}, B {} (crash, time-out or illegal move)",
-                s.forfeits[0], s.forfeits[1]
-            );
-        }
-        for (label, p) in [("A", &self.a), ("B", &self.b)] {
-            let stats = p.stats;
-            if stats.moves > 0 && (stats.nodes > 0 || !stats.time.is_zero()) {
-                let moves = stats.moves as f64;
-                let _ = write!(out, "{label}: {} moves, ", stats.moves);
-                if stats.nodes > 0 {
-                    let _ = write!(out, "{:.0} nodes/move, ", stats.nodes as f64 / moves);
-                }
-                let _ = writeln!(
-                    out,
-                    "{:.1} ms/move",
-                    stats.time.as_secs_f64() * 1000.0 / moves
-                );
-            }
-        }
-        out
-    }
-}
-
-/// The progress message: the tally, and the ratio with its bounds.
-fn progress_message(standing: &Standing, sprt: Option<Sprt>) -> String {
-    let t = &standing.tally;
-    let mut msg = format!("A +{} ={} -{}", t.wins, t.draws, t.losses);
-    if let (Some(sprt), Some(llr)) = (sprt, standing.llr) {
-        msg.push_str(&format!(
-            " llr {llr:.2} ({:.2}..{:.2})",
-            sprt.lower_bound(),
-            sprt.upper_bound()
-        ));
-    }
-    msg
-}
-
 /// Makes a directory for records or sheets.
 fn make_dir(dir: &Path) -> Result<(), Failure> {
     std::fs::create_dir_all(dir)
@@ -1035,6 +599,8 @@ fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ploy_core::Game;
+    use serde_json::json;
 
     fn plan(games: u32, ply_cap: usize, jobs: u32) -> MatchPlan {
         MatchPlan {

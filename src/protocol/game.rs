@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use ploy_search::{Info, Limits, Score};
 
-use super::{Job, Out, SearchJob};
+use super::{Job, Out, QUOTE, SearchJob, excerpt};
 
 /// What a `go` asks for, whatever the game.
 pub(super) struct GoRequest {
@@ -60,6 +60,31 @@ pub(super) trait ProtocolGame: Send {
     fn clock_letters(&self) -> (&'static [char], char);
     /// The search for `request`, checked now (an error for bad `searchmoves`).
     fn search(&self, request: GoRequest, out: Out) -> Result<SearchJob, String>;
+}
+
+/// The words of a `position` command split at `moves`: those naming the start position,
+/// and the moves after it (none without `moves`). Every game reads its command this way.
+pub(super) fn split_at_moves<'a, 'w>(args: &'a [&'w str]) -> (&'a [&'w str], &'a [&'w str]) {
+    match args.iter().position(|&w| w == "moves") {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &[][..]),
+    }
+}
+
+/// The start of a `position` command in a game with one start position and a position
+/// string (Pente, Pyloff): `None` for `startpos`, the position string for `fen <string>`.
+/// `game` names the game in the messages of the errors.
+pub(super) fn start_words(pos_words: &[&str], game: &str) -> Result<Option<String>, String> {
+    match pos_words {
+        ["startpos"] => Ok(None),
+        [] => Err("expected `position startpos` or `position fen <string>`".into()),
+        ["fen"] => Err(format!("`position fen` needs a {game} position string")),
+        ["fen", rest @ ..] => Ok(Some(rest.join(" "))),
+        [first, ..] => Err(format!(
+            "unexpected `{} ...`: expected `startpos` or `fen <string>`",
+            excerpt(first, QUOTE)
+        )),
+    }
 }
 
 /// `true`/`false` (also `yes`/`no`, `on`/`off`, `1`/`0`) of a check option's lower-case

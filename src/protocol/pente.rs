@@ -11,7 +11,7 @@ use pente::{Analysis, Evaluation, Move, Position, Rules, Size, Strength};
 use ploy_search::{Config, Limits};
 
 use super::game::{GoRequest, ProtocolGame};
-use super::game::{info_text, share_percent, yes_no};
+use super::game::{info_text, share_percent, split_at_moves, start_words, yes_no};
 use super::session::count_from;
 use super::{Engines, Job, Out, QUOTE, SearchJob, excerpt, say};
 
@@ -129,24 +129,12 @@ impl ProtocolGame for PenteProtocol {
     }
 
     fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
-        let (pos_words, moves) = match args.iter().position(|&w| w == "moves") {
-            Some(i) => (&args[..i], &args[i + 1..]),
-            None => (args, &[][..]),
-        };
-        let start = match pos_words {
-            ["startpos"] => Position::new(self.rules),
-            [] => return Err("expected `position startpos` or `position fen <string>`".into()),
-            ["fen"] => return Err("`position fen` needs a Pente position string".into()),
-            ["fen", rest @ ..] => rest
-                .join(" ")
+        let (pos_words, moves) = split_at_moves(args);
+        let start = match start_words(pos_words, "Pente")? {
+            None => Position::new(self.rules),
+            Some(text) => text
                 .parse::<Position>()
                 .map_err(|e| excerpt(&format!("bad Pente position string: {e}"), 200))?,
-            [first, ..] => {
-                return Err(format!(
-                    "unexpected `{} ...`: expected `startpos` or `fen <string>`",
-                    excerpt(first, QUOTE)
-                ));
-            }
         };
         let mut pos = start.clone();
         let mut played = Vec::with_capacity(moves.len());

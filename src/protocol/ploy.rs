@@ -5,7 +5,7 @@ use ploy_core::{BareCommander, Elimination, PartnerElimination, Rotation, Seat};
 use ploy_notation::{PositionString, UniversityMove};
 use ploy_search::SearchOptions;
 
-use super::game::{GoRequest, ProtocolGame};
+use super::game::{GoRequest, ProtocolGame, split_at_moves};
 use super::session::count_from;
 use super::*;
 
@@ -189,10 +189,7 @@ impl ProtocolGame for PloyProtocol {
     }
 
     fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
-        let (pos_words, moves) = match args.iter().position(|&w| w == "moves") {
-            Some(i) => (&args[..i], &args[i + 1..]),
-            None => (args, &[][..]),
-        };
+        let (pos_words, moves) = split_at_moves(args);
         let (variant, rules) = (self.settings.variant, self.settings.rules);
         let start = match pos_words {
             [] => return Err("expected `position startpos` or `position fen <string>`".into()),

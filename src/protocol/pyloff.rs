@@ -7,7 +7,7 @@ use ploy_search::{Config, SearchOptions};
 use pyloff::{Evaluation, Move, Options, Outcome, Position, RuleSet, SearchPosition};
 
 use super::game::{GoRequest, ProtocolGame};
-use super::game::{info_text, yes_no};
+use super::game::{info_text, split_at_moves, start_words, yes_no};
 use super::session::count_from;
 use super::{Engines, Job, Out, QUOTE, SearchJob, excerpt, say};
 
@@ -161,24 +161,12 @@ impl ProtocolGame for PyloffProtocol {
     }
 
     fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
-        let (pos_words, moves) = match args.iter().position(|&w| w == "moves") {
-            Some(i) => (&args[..i], &args[i + 1..]),
-            None => (args, &[][..]),
-        };
-        let start = match pos_words {
-            ["startpos"] => Position::new(self.options()?),
-            [] => return Err("expected `position startpos` or `position fen <string>`".into()),
-            ["fen"] => return Err("`position fen` needs a Pyloff position string".into()),
-            ["fen", rest @ ..] => rest
-                .join(" ")
+        let (pos_words, moves) = split_at_moves(args);
+        let start = match start_words(pos_words, "Pyloff")? {
+            None => Position::new(self.options()?),
+            Some(text) => text
                 .parse::<Position>()
                 .map_err(|e| excerpt(&format!("bad Pyloff position string: {e}"), 200))?,
-            [first, ..] => {
-                return Err(format!(
-                    "unexpected `{} ...`: expected `startpos` or `fen <string>`",
-                    excerpt(first, QUOTE)
-                ));
-            }
         };
         let mut pos = start.clone();
         let mut hashes = Vec::with_capacity(moves.len());

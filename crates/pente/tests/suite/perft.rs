@@ -2,7 +2,6 @@
 //! below were pinned only after both agreed (the deeper ones by the ignored test:
 //! `cargo test --release -p pente --test perft -- --ignored`).
 
-
 use crate::common::{Reference, reference_perft};
 use pente::{Position, Rules, Size, perft};
 

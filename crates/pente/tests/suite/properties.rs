@@ -1,7 +1,6 @@
 //! Properties, crate against crate: the rules against a slow implementation written from
 //! the rule book, make/unmake, hashes, the engine's incremental state, the text forms.
 
-
 use crate::common::{RULE_SETS, Reference, random_game};
 use pente::{Game, Move, Point, Position, Record, Rules, SearchPosition};
 use proptest::prelude::*;

@@ -4,7 +4,6 @@
 //! generator lists exactly the reference moves (as sets, no duplicates), make/unmake
 //! restores everything, the incremental hash equals the recomputed one, `is_legal` agrees.
 
-
 use crate::common::SplitMix;
 use crate::common::reference::{self, RefState};
 use ploy_core::{

@@ -1,6 +1,5 @@
 //! Games (`docs/rules.md` section 6): draw rules, checked play, undo, resignation.
 
-
 use crate::common::{sq, with_commanders};
 use ploy_core::{
     DrawReason, Game, GameError, IllegalMove, Move, Outcome, Position, Rules, Seat, WinReason,

@@ -1,4 +1,4 @@
-//! Perft from the positions in `tests/data/*.perft`, checked with the fast generator up to a
+//! Perft from the positions in `tests/suite/data/*.perft`, checked with the fast generator up to a
 //! node limit and with the reference generator of `common/reference.rs` where it is quick.
 //!
 //! File format (one record per block, blank lines between records, `#` starts a comment):
@@ -17,7 +17,6 @@
 //! `bare-commander-removed`.
 //!
 //! The draw rules never matter: a position has no history (`docs/rules.md` section 6).
-
 
 use crate::common::reference::{self, RefState};
 use crate::common::{parse_board, parse_four_player};
@@ -199,7 +198,10 @@ fn counter_and_board_sets_along_the_trees() {
     fn walk(pos: &mut Position, depth: u32) {
         let moves = pos.legal_moves();
         assert_eq!(pos.count_legal_moves(), moves.len(), "{pos:?}");
-        assert!(moves.is_sorted_by_key(crate::common::generation_order), "{pos:?}");
+        assert!(
+            moves.is_sorted_by_key(crate::common::generation_order),
+            "{pos:?}"
+        );
         crate::common::check_board_sets(pos.board());
         if depth == 0 {
             return;

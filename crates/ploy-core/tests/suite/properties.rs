@@ -2,7 +2,6 @@
 //! on random playouts from the start position, checked against the reference generator in
 //! `common/reference.rs`.
 
-
 use crate::common::reference::{self, RefState};
 use crate::common::{SplitMix, any_position, any_rules};
 use ploy_core::{Bitboard, Move, MoveList, Outcome, Position, Seat, Square, Variant};

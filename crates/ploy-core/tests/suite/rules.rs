@@ -1,6 +1,5 @@
 //! One test per rule of `docs/rules.md` sections 2 to 6, with expectations worked out by hand.
 
-
 use crate::common::{START_BOARD, parse_board, position, sq, with_commanders};
 use ploy_core::{Elimination, Move, Outcome, Position, Rotation, Rules, Seat, Square, WinReason};
 use std::collections::BTreeSet;

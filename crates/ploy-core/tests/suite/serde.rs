@@ -3,7 +3,6 @@
 //! is refused (never an impossible position or game).
 #![cfg(feature = "serde")]
 
-
 use crate::common::{SplitMix, any_position};
 use ploy_core::{
     Elimination, Game, Move, Outcome, PartnerElimination, Position, Rotation, Rules, Seat, SeatSet,

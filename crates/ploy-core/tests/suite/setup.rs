@@ -1,6 +1,5 @@
 //! Validation of setups (`docs/rules.md` section 8, valid positions).
 
-
 use crate::common::{START_BOARD, board_of, parse_board, piece, sq};
 use ploy_core::{PieceKind, Position, PositionError, Rules, Seat, SeatSet, Setup, SetupProblem};
 

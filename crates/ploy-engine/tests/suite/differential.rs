@@ -1,7 +1,6 @@
 //! Every exact configuration of the search returns plain negamax's value, and one of its
 //! best moves, on toy games and on Ploy positions.
 
-
 use crate::common::*;
 use ploy_core::Position;
 use ploy_engine::{EvalPosition, Evaluation, PlainPosition, SearchMoves};

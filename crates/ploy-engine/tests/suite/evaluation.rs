@@ -6,7 +6,6 @@
 //! The reference is the evaluation as it was before it was made incremental; the fast one
 //! must give exactly the same value everywhere (the bench's node count depends on it).
 
-
 use crate::common::{mix, random_playout, random_sparse};
 use ploy_core::{
     BareCommander, Elimination, Move, PartnerElimination, PieceKind, Position, Rotation, Rules,

@@ -3,7 +3,6 @@
 //! random positions of both variants under every rule option; hand-built positions; legal
 //! moves; determinism.
 
-
 use crate::common::*;
 use ploy_core::{
     BareCommander, Board, Elimination, Flags, Move, PartnerElimination, Piece, Position, Rotation,

@@ -3,7 +3,6 @@
 //! iteration's depth plus the quiescence plies; in a plain full-window search it leads to a
 //! leaf whose value is the root's score.
 
-
 use crate::common::*;
 use ploy_core::{Position, Rules, Variant};
 use ploy_engine::{EvalPosition, Evaluation, PloyGame};

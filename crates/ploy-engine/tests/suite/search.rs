@@ -1,7 +1,6 @@
 //! Hand-built positions, budgets, the stop flag, time logic with an injected clock,
 //! repetitions and determinism.
 
-
 use crate::common::*;
 use ploy_core::{Board, Flags, Move, Piece, Position, Rules, Seat, Setup, Square};
 use ploy_engine::{EvalPosition, Evaluation, PlainPosition};

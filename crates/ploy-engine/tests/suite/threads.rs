@@ -2,7 +2,6 @@
 //! legal moves and lines and sound scores on Ploy positions, node budgets over all threads,
 //! stopping, and the thread count changed on a searcher that keeps its table.
 
-
 use crate::common::*;
 use ploy_core::{Game, Rules, Variant};
 use ploy_engine::{Engine, EvalPosition, Evaluation, bench_positions};

@@ -1,7 +1,6 @@
 //! Every exact configuration of the search returns plain negamax's value, and one of its
 //! best moves, on toy games (ploy-engine holds it on Ploy positions).
 
-
 use crate::common::*;
 use ploy_search::{Config, Evaluator, Limits, SearchGame, Searcher, negamax};
 use proptest::prelude::*;

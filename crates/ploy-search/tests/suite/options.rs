@@ -2,7 +2,6 @@
 //! search for a forced win (`go mate`), pondering. Checked against plain negamax on a game
 //! whose root offers only the allowed moves.
 
-
 use crate::common::*;
 use ploy_search::{
     Config, Evaluator, Limits, MoveBuffer, SearchGame, SearchOptions, Searcher, Side, Terminal,

@@ -3,7 +3,6 @@
 //! iteration's depth plus the quiescence plies; in a plain full-window search it leads to a
 //! leaf whose value is the root's score.
 
-
 use crate::common::*;
 use ploy_search::{Config, Driver, Evaluator, Limits, Score, SearchGame, Searcher, Terminal};
 use proptest::prelude::*;

@@ -1,7 +1,6 @@
 //! Searches with several threads (Lazy SMP): exact values where the whole game is searched,
 //! on the toy games (ploy-engine's tests hold the rest on Ploy positions).
 
-
 use crate::common::*;
 use ploy_search::{Config, Evaluator, Limits, SearchGame, Searcher, negamax};
 use proptest::prelude::*;

@@ -1,6 +1,5 @@
 //! Hand-written sheets and records, with the damage people and spreadsheets do to them.
 
-
 use crate::common::tabs;
 use ploy_core::{
     DrawReason, Game, Move, Outcome, Position, Rules, Seat, Square, Variant, WinReason,

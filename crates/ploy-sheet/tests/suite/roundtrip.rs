@@ -1,7 +1,6 @@
 //! Property tests: random complete and unfinished games of every variant and many rule
 //! options go to a sheet or record and back, and replaying them gives the same game.
 
-
 use crate::common::{VARIANTS, pick, saved};
 use ploy_core::Game;
 use ploy_sheet::{Format, SavedGame, read, read_record, read_sheet};

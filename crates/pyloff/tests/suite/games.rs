@@ -2,7 +2,6 @@
 //! round trip and replay, undo back to the start, the history of hashes; and the bot: every
 //! exact search configuration returns plain negamax's value at a fixed depth.
 
-
 use crate::common::{mix, random_move};
 use ploy_search::{Config, Driver, Limits, Searcher, negamax};
 use proptest::prelude::*;

@@ -1,7 +1,6 @@
 //! The crate's rules against the slow reference written straight from the rule book, on
 //! random games of every size 2 to 7, player count and rule set; make/unmake and the hash.
 
-
 use crate::common::reference::RefGame;
 use crate::common::{mix, pick, random_move, reference, report};
 use proptest::prelude::*;
