@@ -3,7 +3,7 @@
 // (`[rules]: rules.md` at the end of a file), which work on a repository page; the
 // definitions in front of each `include_str!` below come first, and in Markdown the first
 // definition of a label wins, so in rustdoc the same links lead to these modules instead.
-// `tests/docs_rules.rs` checks that every relative link of the documents has such a
+// `tests/suite/docs_rules.rs` checks that every relative link of the documents has such a
 // definition here.
 #![doc = "[rules]: crate::docs::rules\n[notation]: crate::docs::notation\n\
           [protocol]: crate::docs::protocol\n[speed]: crate::docs::speed\n\

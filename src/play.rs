@@ -88,6 +88,7 @@ mod session;
 mod terminal;
 
 use files::read_game_file;
+#[cfg(feature = "cli")]
 pub(crate) use files::{today, write_atomically};
 use input::{Blocking, CLOCK_REDRAW, Threaded};
 pub(crate) use input::{Event, Input};
@@ -197,27 +198,6 @@ impl Default for Options {
             echo: false,
             load: None,
         }
-    }
-}
-
-impl Options {
-    /// Reads the command-line options (without the program name) as the `play` example and
-    /// `ploy play` do (`--help` lists them; the parser is `ploy::cli::play::PlayArgs`).
-    ///
-    /// # Errors
-    /// clap's message naming the option that is wrong (or the help text for `--help`).
-    #[cfg(feature = "cli")]
-    pub fn from_args<I, S>(args: I) -> Result<Options, String>
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<str>,
-    {
-        use clap::Parser as _;
-        let args = std::iter::once("play".to_owned())
-            .chain(args.into_iter().map(|a| a.as_ref().to_owned()));
-        crate::cli::play::PlayArgs::try_parse_from(args)
-            .map(|a| a.options())
-            .map_err(|e| e.to_string())
     }
 }
 

@@ -97,6 +97,7 @@ use super::{Failure, RuleArgs, parse_duration, progress_bar};
 
 mod game;
 pub mod openings;
+pub mod player;
 pub mod players;
 pub mod process;
 mod report;

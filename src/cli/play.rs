@@ -233,6 +233,26 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     })
 }
 
+impl Options {
+    /// Reads the command-line options (without the program name) as the `play` example and
+    /// `ploy play` do (`--help` lists them; the parser is [`PlayArgs`]).
+    ///
+    /// # Errors
+    /// clap's message naming the option that is wrong (or the help text for `--help`).
+    pub fn from_args<I, S>(args: I) -> Result<Options, String>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        use clap::Parser as _;
+        let args = std::iter::once("play".to_owned())
+            .chain(args.into_iter().map(|a| a.as_ref().to_owned()));
+        PlayArgs::try_parse_from(args)
+            .map(|a| a.options())
+            .map_err(|e| e.to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

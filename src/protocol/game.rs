@@ -1,14 +1,19 @@
 //! What every game of the protocol is: [`ProtocolGame`], the `go` request it searches,
 //! and the helpers the games share for their `info` lines and check options.
 
+#[cfg(feature = "cli")]
 use std::fmt::Display;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use ploy_search::{Info, Limits, Score};
+use ploy_search::Limits;
+#[cfg(feature = "cli")]
+use ploy_search::{Info, Score};
 
-use super::{Job, Out, QUOTE, SearchJob, excerpt};
+use super::{Job, Out, SearchJob};
+#[cfg(feature = "cli")]
+use super::{QUOTE, excerpt};
 
 /// What a `go` asks for, whatever the game.
 pub(super) struct GoRequest {
@@ -74,6 +79,7 @@ pub(super) fn split_at_moves<'a, 'w>(args: &'a [&'w str]) -> (&'a [&'w str], &'a
 /// The start of a `position` command in a game with one start position and a position
 /// string (Pente, Pyloff): `None` for `startpos`, the position string for `fen <string>`.
 /// `game` names the game in the messages of the errors.
+#[cfg(feature = "cli")]
 pub(super) fn start_words(pos_words: &[&str], game: &str) -> Result<Option<String>, String> {
     match pos_words {
         ["startpos"] => Ok(None),
@@ -89,6 +95,7 @@ pub(super) fn start_words(pos_words: &[&str], game: &str) -> Result<Option<Strin
 
 /// `true`/`false` (also `yes`/`no`, `on`/`off`, `1`/`0`) of a check option's lower-case
 /// value.
+#[cfg(feature = "cli")]
 pub(super) fn yes_no(v: &str) -> Option<bool> {
     match v {
         "true" | "yes" | "on" | "1" => Some(true),
@@ -99,6 +106,7 @@ pub(super) fn yes_no(v: &str) -> Option<bool> {
 
 /// The share in whole percent as the `info` lines write it: 100 and 0 only for a forced
 /// result.
+#[cfg(feature = "cli")]
 pub(super) fn share_percent(score: Score, share: f64) -> u32 {
     if score.is_win() {
         100
@@ -113,6 +121,7 @@ pub(super) fn share_percent(score: Score, share: f64) -> u32 {
 /// The text after `info ` of another game's iteration, as Ploy's: `depth D score S view V
 /// share P [multipv K] nodes N nps R time MS pv M1 M2 ...`, the moves in the game's
 /// notation, `view` the player to move (`white`, `black`; Pyloff's player number).
+#[cfg(feature = "cli")]
 pub(super) fn info_text<M: Display>(info: &Info<'_, M>, view: &str) -> String {
     let mut text = format!(
         "depth {} score {} view {view} share {}",
@@ -133,6 +142,17 @@ pub(super) fn info_text<M: Display>(info: &Info<'_, M>, view: &str) -> String {
         text.push_str(&format!(" {mv}"));
     }
     text
+}
+
+/// The limits with their time budgets shortened by the time since `received` (unless the
+/// search ponders: its budgets count from `ponderhit`).
+pub(super) fn count_from(mut limits: Limits, received: Instant, pondering: bool) -> Limits {
+    if !pondering {
+        let late = received.elapsed();
+        limits.soft_time = limits.soft_time.map(|t| t.saturating_sub(late));
+        limits.hard_time = limits.hard_time.map(|t| t.saturating_sub(late));
+    }
+    limits
 }
 
 #[cfg(test)]

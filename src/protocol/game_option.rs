@@ -3,7 +3,7 @@
 //! and the error for an option of another game.
 
 use super::game::ProtocolGame;
-use super::{Engines as AllEngines, QUOTE, excerpt};
+use super::{QUOTE, excerpt};
 
 /// The `uci` line of the `Game` option.
 pub(super) const GAME_OPTION_LINE: &str =
@@ -73,22 +73,4 @@ pub(super) struct Parked {
 pub(super) struct Engines {
     pub(super) pente: Option<pente::Engine>,
     pub(super) pyloff: Option<pyloff::Engine>,
-}
-
-impl AllEngines {
-    /// Pente's engine (full strength), made now if there is none.
-    pub(super) fn pente(&mut self) -> &mut pente::Engine {
-        let mb = self.hash_mb;
-        self.games
-            .pente
-            .get_or_insert_with(|| super::pente::new_engine(mb))
-    }
-
-    /// Pyloff's engine, made now if there is none.
-    pub(super) fn pyloff(&mut self) -> &mut pyloff::Engine {
-        let mb = self.hash_mb;
-        self.games
-            .pyloff
-            .get_or_insert_with(|| super::pyloff::new_engine(mb))
-    }
 }

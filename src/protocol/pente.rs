@@ -10,9 +10,8 @@ use std::time::{Duration, Instant};
 use pente::{Analysis, Evaluation, Move, Position, Rules, Size, Strength};
 use ploy_search::{Config, Limits};
 
-use super::game::{GoRequest, ProtocolGame};
+use super::game::{GoRequest, ProtocolGame, count_from};
 use super::game::{info_text, share_percent, split_at_moves, start_words, yes_no};
-use super::session::count_from;
 use super::{Engines, Job, Out, QUOTE, SearchJob, excerpt, say};
 
 /// Pente's engine at full strength with a table of `mb` MiB.
@@ -22,6 +21,14 @@ pub(super) fn new_engine(mb: usize) -> pente::Engine {
         ..pente::engine::full_strength_config()
     };
     pente::Engine::with_config(Strength::Full, config, Evaluation::default())
+}
+
+impl Engines {
+    /// Pente's engine (full strength), made now if there is none.
+    pub(super) fn pente(&mut self) -> &mut pente::Engine {
+        let mb = self.hash_mb;
+        self.games.pente.get_or_insert_with(|| new_engine(mb))
+    }
 }
 
 /// Pente in the protocol: the rules of new games, the start of the current game and its

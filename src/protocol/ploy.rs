@@ -5,8 +5,7 @@ use ploy_core::{BareCommander, Elimination, PartnerElimination, Rotation, Seat};
 use ploy_notation::{PositionString, UniversityMove};
 use ploy_search::SearchOptions;
 
-use super::game::{GoRequest, ProtocolGame, split_at_moves};
-use super::session::count_from;
+use super::game::{GoRequest, ProtocolGame, count_from, split_at_moves};
 use super::*;
 
 /// Ploy's settings: the rules new positions are played by, the variant of

@@ -6,9 +6,8 @@
 use ploy_search::{Config, SearchOptions};
 use pyloff::{Evaluation, Move, Options, Outcome, Position, RuleSet, SearchPosition};
 
-use super::game::{GoRequest, ProtocolGame};
+use super::game::{GoRequest, ProtocolGame, count_from};
 use super::game::{info_text, split_at_moves, start_words, yes_no};
-use super::session::count_from;
 use super::{Engines, Job, Out, QUOTE, SearchJob, excerpt, say};
 
 /// Pyloff's engine with a table of `mb` MiB.
@@ -18,6 +17,14 @@ pub(super) fn new_engine(mb: usize) -> pyloff::Engine {
         ..Config::default()
     };
     pyloff::Engine::with(config, Evaluation::default())
+}
+
+impl Engines {
+    /// Pyloff's engine, made now if there is none.
+    pub(super) fn pyloff(&mut self) -> &mut pyloff::Engine {
+        let mb = self.hash_mb;
+        self.games.pyloff.get_or_insert_with(|| new_engine(mb))
+    }
 }
 
 /// Pyloff in the protocol: the options of new games, the start of the current game, its

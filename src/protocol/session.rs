@@ -10,17 +10,6 @@ use ploy_search::Limits;
 use super::game::{GoRequest, ProtocolGame};
 use super::*;
 
-/// The limits with their time budgets shortened by the time since `received` (unless the
-/// search ponders: its budgets count from `ponderhit`).
-pub(super) fn count_from(mut limits: Limits, received: Instant, pondering: bool) -> Limits {
-    if !pondering {
-        let late = received.elapsed();
-        limits.soft_time = limits.soft_time.map(|t| t.saturating_sub(late));
-        limits.hard_time = limits.hard_time.map(|t| t.saturating_sub(late));
-    }
-    limits
-}
-
 /// Soft and hard time for one move from the time `left`, the increment and (if given) the
 /// moves to the next time control: without it as [`Limits::clock`]; with `m` moves to go
 /// (at most 30 counted), aim at `left / m + 3/4 increment` and never use more than

@@ -39,7 +39,7 @@ use ploy_core::{
 };
 use ploy_notation::{PositionString, UniversityMove, read_algebraic};
 
-use super::players::{Budget, Fault, FaultKind, Player, PlayerStats};
+use super::player::{Budget, Fault, FaultKind, Player, PlayerStats};
 use crate::cli::excerpt;
 
 /// An engine program: its path and the options to set (`(name, value)`, in order).

@@ -1,4 +1,4 @@
-//! Perft from the positions in `tests/suite/data/*.perft`, checked with the fast generator up to a
+//! Perft from the positions in `tests/data/*.perft`, checked with the fast generator up to a
 //! node limit and with the reference generator of `common/reference.rs` where it is quick.
 //!
 //! File format (one record per block, blank lines between records, `#` starts a comment):
@@ -116,8 +116,8 @@ fn parse_records(text: &str) -> Vec<Record> {
 }
 
 fn records() -> Vec<Record> {
-    let mut records = parse_records(include_str!("data/start.perft"));
-    records.extend(parse_records(include_str!("data/four_player.perft")));
+    let mut records = parse_records(include_str!("../data/start.perft"));
+    records.extend(parse_records(include_str!("../data/four_player.perft")));
     assert!(!records.is_empty());
     records
 }

@@ -2,9 +2,7 @@
 //! screen while nobody types, and at zero the game ends with a time forfeit without a key
 //! being pressed.
 //!
-//! The test runs `cargo build --example play` (with the test binary's profile and target
-//! directory, offline; a no-op when `cargo test` has built it already) once, so that a run
-//! filtered to this test alone never uses a stale binary.
+//! It runs the example `cargo test` built (the tests never run cargo).
 #![cfg(all(unix, feature = "cli"))]
 
 use std::fs::File;
@@ -17,38 +15,9 @@ use std::time::{Duration, Instant};
 
 use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
 
-/// The `play` example next to this test binary, brought up to date.
+/// The `play` example.
 fn play_binary() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let profile_dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>/deps/<test>");
-    let target_dir = profile_dir.parent().expect("target/<profile>");
-    let bin = profile_dir
-        .join("examples")
-        .join(format!("play{}", std::env::consts::EXE_SUFFIX));
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let profile = if profile_dir.file_name().is_some_and(|n| n == "release") {
-        "release"
-    } else {
-        "test"
-    };
-    let mut build = Command::new(cargo);
-    build
-        .args(["build", "--quiet", "--offline", "--example", "play"])
-        .args(["--profile", profile, "--target-dir"])
-        .arg(target_dir)
-        .current_dir(env!("CARGO_MANIFEST_DIR"));
-    if cfg!(feature = "serde") {
-        build.args(["--features", "serde"]);
-    }
-    match build.status() {
-        Ok(status) => assert!(status.success(), "building the play example failed"),
-        Err(e) => eprintln!("cannot run cargo ({e}); using {}", bin.display()),
-    }
-    assert!(bin.exists(), "no play example at {}", bin.display());
-    bin
+    crate::common::example("play")
 }
 
 /// A pseudo-terminal: the controlling side, and the path of the terminal side.

@@ -3,8 +3,7 @@
 //! the error object), `ploy pente play` fed scripts, and the Piskvork brain
 //! (`pbrain-ploy-pente`).
 
-#[path = "pente_common/mod.rs"]
-mod common;
+use crate::pente_common as common;
 
 use common::programs::{json_lines, run};
 use pente::{Color, Record};

@@ -11,8 +11,7 @@
 //! More of them: `PENTE_REFERENCE_GAMES=200 cargo test -p ploy --release --test
 //! pente_moves_reference` (default 10 games per size and rule).
 
-#[path = "pente_common/mod.rs"]
-mod common;
+use crate::pente_common as common;
 
 use common::Reference;
 use common::programs::json_lines;

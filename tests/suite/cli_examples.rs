@@ -3,53 +3,12 @@
 //! end with status 2 and a message (never a panic), `match` prints readable results,
 //! `sheet` writes four-player position strings and reads a bounded amount.
 //!
-//! The test runs `cargo build --examples` once (with the test binary's profile and target
-//! directory, offline; a no-op when they are up to date, and `cargo test` has usually built
-//! them already), so that a run filtered to this test never uses stale binaries.
+//! The examples are the ones `cargo test` built (the tests never run cargo).
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
 
-/// The example `name` next to this test binary, the examples brought up to date once.
-fn example(name: &str) -> PathBuf {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    let dir = DIR.get_or_init(|| {
-        let exe = std::env::current_exe().expect("the test binary's path");
-        let profile_dir = exe
-            .parent()
-            .and_then(|deps| deps.parent())
-            .expect("target/<profile>/deps/<test>")
-            .to_path_buf();
-        let target_dir = profile_dir.parent().expect("target/<profile>");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        let profile = if profile_dir.file_name().is_some_and(|n| n == "release") {
-            "release"
-        } else {
-            "test"
-        };
-        let mut build = Command::new(cargo);
-        build
-            .args(["build", "--quiet", "--offline", "--examples"])
-            .args(["--profile", profile, "--target-dir"])
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        // The features this test was built with, so that the build matches the one
-        // `cargo test` made of the examples.
-        if cfg!(feature = "serde") {
-            build.args(["--features", "serde"]);
-        }
-        match build.status() {
-            Ok(status) => assert!(status.success(), "building the examples failed"),
-            Err(e) => eprintln!("cannot run cargo ({e}); using the examples already built"),
-        }
-        profile_dir.join("examples")
-    });
-    let bin = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    assert!(bin.exists(), "no example at {}", bin.display());
-    bin
-}
+use crate::common::example;
 
 /// Runs example `name` with `args` and `input` on standard input.
 fn run(name: &str, args: &[&str], input: &str) -> Output {

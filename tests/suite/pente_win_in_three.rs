@@ -5,8 +5,7 @@
 //! The bounded test below runs a few positions; the full run is ignored:
 //! `cargo test --release -p ploy --test pente_win_in_three -- --ignored --nocapture`.
 
-#[path = "pente_common/mod.rs"]
-mod common;
+use crate::pente_common as common;
 
 use common::programs::json_lines;
 use common::{RULE_SETS, forced_wins_in_three, random_game};

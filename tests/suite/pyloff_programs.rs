@@ -3,8 +3,7 @@
 //! `analyze` contracts) and compared with the library and with the reference rules of the
 //! test suite.
 
-#[path = "pyloff_common/mod.rs"]
-mod common;
+use crate::pyloff_common as common;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

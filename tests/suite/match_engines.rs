@@ -4,56 +4,18 @@
 //! that crashes, one that never answers, one that plays an illegal move, one that greets
 //! the old way, before `uci`).
 //!
-//! The test runs `cargo build --example engine` once (with the test binary's profile and
-//! target directory, offline; a no-op when it is up to date), so that a run filtered to
-//! this file never drives a stale engine.
+//! It runs the example `cargo test` built (the tests never run cargo).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
 
 use serde_json::Value;
 
 const PLOY: &str = env!("CARGO_BIN_EXE_ploy");
 
-/// The `engine` example next to this test binary, brought up to date once.
+/// The `engine` example's path, as `ploy match` takes it.
 fn engine() -> String {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let exe = std::env::current_exe().expect("the test binary's path");
-        let profile_dir = exe
-            .parent()
-            .and_then(|deps| deps.parent())
-            .expect("target/<profile>/deps/<test>")
-            .to_path_buf();
-        let target_dir = profile_dir.parent().expect("target/<profile>");
-        let profile = if profile_dir.file_name().is_some_and(|n| n == "release") {
-            "release"
-        } else {
-            "test"
-        };
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        let mut build = Command::new(cargo);
-        build
-            .args(["build", "--quiet", "--offline", "--example", "engine"])
-            .args(["--profile", profile, "--target-dir"])
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        if cfg!(feature = "serde") {
-            build.args(["--features", "serde"]);
-        }
-        match build.status() {
-            Ok(status) => assert!(status.success(), "building the engine example failed"),
-            Err(e) => eprintln!("cannot run cargo ({e}); using the engine already built"),
-        }
-        let bin = profile_dir
-            .join("examples")
-            .join(format!("engine{}", std::env::consts::EXE_SUFFIX));
-        assert!(bin.exists(), "no engine example at {}", bin.display());
-        bin
-    })
-    .display()
-    .to_string()
+    crate::common::example("engine").display().to_string()
 }
 
 fn ploy(args: &[&str]) -> Output {

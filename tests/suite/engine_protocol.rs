@@ -1,59 +1,17 @@
 //! The engine protocol end to end: the compiled `engine` example as a child process, fed
 //! commands on its standard input, its answers read from its standard output.
 //!
-//! The test runs `cargo build --example engine` (with the test binary's profile and target
-//! directory, offline; a no-op when the example is up to date, and `cargo test` has
-//! usually built it already) once, so that a run filtered to this test alone never uses a
-//! stale binary.
+//! It runs the example `cargo test` built (the tests never run cargo).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::OnceLock;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-/// The `engine` example next to this test binary (`target/<profile>/examples/engine`),
-/// brought up to date once per test run.
+/// The `engine` example.
 fn engine_binary() -> PathBuf {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let exe = std::env::current_exe().expect("the test binary's path");
-        let profile_dir = exe
-            .parent()
-            .and_then(|deps| deps.parent())
-            .expect("target/<profile>/deps/<test>");
-        let target_dir = profile_dir.parent().expect("target/<profile>");
-        let bin = profile_dir
-            .join("examples")
-            .join(format!("engine{}", std::env::consts::EXE_SUFFIX));
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        let profile = if profile_dir.file_name().is_some_and(|n| n == "release") {
-            "release"
-        } else {
-            "test"
-        };
-        let mut build = Command::new(cargo);
-        build
-            .args(["build", "--quiet", "--offline", "--example", "engine"])
-            .args(["--profile", profile, "--target-dir"])
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        // The features this test was built with, so that the build matches the one
-        // `cargo test` made of the examples (and is a no-op).
-        if cfg!(feature = "serde") {
-            build.args(["--features", "serde"]);
-        }
-        let built = build.status();
-        match built {
-            Ok(status) => assert!(status.success(), "building the engine example failed"),
-            // No cargo to run: use the binary `cargo test` built, if there is one.
-            Err(e) => eprintln!("cannot run cargo ({e}); using {}", bin.display()),
-        }
-        assert!(bin.exists(), "no engine example at {}", bin.display());
-        bin
-    })
-    .clone()
+    crate::common::example("engine")
 }
 
 /// A running engine: its input, and its output lines through a channel (read by a thread,

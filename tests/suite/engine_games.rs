@@ -6,47 +6,12 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::OnceLock;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
-/// The `engine` example next to this test binary, brought up to date once per run (as in
-/// tests/engine_protocol.rs).
+/// The `engine` example.
 fn engine_binary() -> PathBuf {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let exe = std::env::current_exe().expect("the test binary's path");
-        let profile_dir = exe
-            .parent()
-            .and_then(|deps| deps.parent())
-            .expect("target/<profile>/deps/<test>");
-        let target_dir = profile_dir.parent().expect("target/<profile>");
-        let bin = profile_dir
-            .join("examples")
-            .join(format!("engine{}", std::env::consts::EXE_SUFFIX));
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        let profile = if profile_dir.file_name().is_some_and(|n| n == "release") {
-            "release"
-        } else {
-            "test"
-        };
-        let mut build = Command::new(cargo);
-        build
-            .args(["build", "--quiet", "--offline", "--example", "engine"])
-            .args(["--profile", profile, "--target-dir"])
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        if cfg!(feature = "serde") {
-            build.args(["--features", "serde"]);
-        }
-        match build.status() {
-            Ok(status) => assert!(status.success(), "building the engine example failed"),
-            Err(e) => eprintln!("cannot run cargo ({e}); using {}", bin.display()),
-        }
-        assert!(bin.exists(), "no engine example at {}", bin.display());
-        bin
-    })
-    .clone()
+    crate::common::example("engine")
 }
 
 /// A running engine; its output lines arrive through a channel (no read can hang).
