@@ -15,6 +15,7 @@
 //! list ([`DynGame`], [`Match`]).
 
 use std::fmt;
+use std::fmt::Write as _;
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 use std::time::Duration;
@@ -46,6 +47,47 @@ pub struct OptionSpec {
     pub kind: OptionKind,
     /// One line for `help`.
     pub help: &'static str,
+}
+
+impl OptionSpec {
+    /// A flag, `-name`, without aliases.
+    #[must_use]
+    pub const fn flag(name: &'static str, help: &'static str) -> OptionSpec {
+        OptionSpec {
+            name,
+            aliases: &[],
+            kind: OptionKind::Flag,
+            help,
+        }
+    }
+
+    /// A number from `min` to `max`, `-name=n`, without aliases.
+    #[must_use]
+    pub const fn number(name: &'static str, min: u32, max: u32, help: &'static str) -> OptionSpec {
+        OptionSpec {
+            kind: OptionKind::Number { min, max },
+            ..OptionSpec::flag(name, help)
+        }
+    }
+
+    /// One of `words`, `-name=word`, without aliases.
+    #[must_use]
+    pub const fn choice(
+        name: &'static str,
+        words: &'static [&'static str],
+        help: &'static str,
+    ) -> OptionSpec {
+        OptionSpec {
+            kind: OptionKind::Choice(words),
+            ..OptionSpec::flag(name, help)
+        }
+    }
+
+    /// The same option, also called `aliases`.
+    #[must_use]
+    pub const fn with_aliases(self, aliases: &'static [&'static str]) -> OptionSpec {
+        OptionSpec { aliases, ..self }
+    }
 }
 
 /// Options as given to a game type: the canonical name and the value (`None` for a flag),
@@ -127,6 +169,18 @@ impl Options {
         Ok(Options {
             values: given.into_iter().map(|(i, v)| (specs[i].name, v)).collect(),
         })
+    }
+
+    /// For the adapters' tests: `texts`, every one an option of `specs`, read.
+    ///
+    /// # Panics
+    /// If a text is not one of `specs`'s options or is refused.
+    #[cfg(test)]
+    pub(crate) fn of(specs: &[OptionSpec], texts: &[&str]) -> Options {
+        let mut rest = Vec::new();
+        let o = Options::parse(specs, texts.iter().copied(), &mut rest).unwrap();
+        assert!(rest.is_empty());
+        o
     }
 }
 
@@ -213,6 +267,37 @@ impl Budget {
         }
         limits
     }
+}
+
+/// The transposition table of each game's bot, bytes.
+pub(crate) const BOT_TABLE_BYTES: usize = 8 << 20;
+
+/// The move a bot plays: the search's `best` if `is_legal` says it is legal, else the
+/// first of `legal` (a search stopped before it chose one); `None` when nothing is legal.
+pub(crate) fn bot_choice<M: Copy>(
+    best: Option<M>,
+    is_legal: impl Fn(M) -> bool,
+    legal: &[M],
+) -> Option<M> {
+    best.filter(|&mv| is_legal(mv))
+        .or_else(|| legal.first().copied())
+}
+
+/// The last lines of a game's text board: `Last move: {last}` with the places it
+/// `captured` (if it made one), then `Position: {position}`.
+pub(crate) fn write_last_and_position(
+    out: &mut String,
+    last: Option<(String, Vec<String>)>,
+    position: &dyn fmt::Display,
+) {
+    if let Some((last, captured)) = last {
+        let _ = write!(out, "Last move: {last}");
+        if !captured.is_empty() {
+            let _ = write!(out, " (captured {})", captured.join(" "));
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "Position: {position}");
 }
 
 /// A game the server can play: one adapter per game crate.
@@ -504,24 +589,9 @@ mod tests {
     use super::*;
 
     const SPECS: &[OptionSpec] = &[
-        OptionSpec {
-            name: "size",
-            aliases: &["board_size"],
-            kind: OptionKind::Number { min: 2, max: 13 },
-            help: "",
-        },
-        OptionSpec {
-            name: "cut_down",
-            aliases: &[],
-            kind: OptionKind::Flag,
-            help: "",
-        },
-        OptionSpec {
-            name: "variant",
-            aliases: &[],
-            kind: OptionKind::Choice(&["a", "b"]),
-            help: "",
-        },
+        OptionSpec::number("size", 2, 13, "").with_aliases(&["board_size"]),
+        OptionSpec::flag("cut_down", ""),
+        OptionSpec::choice("variant", &["a", "b"], ""),
     ];
 
     type Parsed = (Vec<String>, Vec<(String, Option<String>)>);
