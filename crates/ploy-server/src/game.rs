@@ -300,19 +300,9 @@ pub(crate) fn write_last_and_position(
     let _ = writeln!(out, "Position: {position}");
 }
 
-/// A game the server can play: one adapter per game crate.
-///
-/// Seats are numbered from 0 in turn order (seat 0 moves first). A move text given to
-/// [`GameType::play`] may be any spelling the game accepts; the text it returns is the
-/// canonical one, which the server stores and which [`GameType::legal_moves`] lists.
-///
-/// Everything here must be deterministic: replaying the same canonical texts from
-/// [`GameType::new_game`] with the same options must give the same state (the server
-/// rebuilds every game that way).
-pub trait GameType: Send + Sync + 'static {
-    /// A game in progress: the position and whatever history the rules need.
-    type State: Clone + Send + 'static;
-
+/// What the server knows of a game type before a game starts: its name, rules version,
+/// options, help, players and seat names (a [`GameType`]'s, and a [`DynGame`]'s).
+pub trait GameInfo: Send + Sync + 'static {
     /// The name used in commands and JSON: `ploy`, `pente`, `pyloff`.
     fn name(&self) -> &'static str;
 
@@ -332,8 +322,22 @@ pub trait GameType: Send + Sync + 'static {
 
     /// The name of each seat for people (`Green`, `White`, `player 1`).
     fn seat_name(&self, options: &Options, seat: usize) -> String;
+}
 
-    /// A new game for `players` players (within [`GameType::players`]).
+/// A game the server can play: one adapter per game crate.
+///
+/// Seats are numbered from 0 in turn order (seat 0 moves first). A move text given to
+/// [`GameType::play`] may be any spelling the game accepts; the text it returns is the
+/// canonical one, which the server stores and which [`GameType::legal_moves`] lists.
+///
+/// Everything here must be deterministic: replaying the same canonical texts from
+/// [`GameType::new_game`] with the same options must give the same state (the server
+/// rebuilds every game that way).
+pub trait GameType: GameInfo + Clone {
+    /// A game in progress: the position and whatever history the rules need.
+    type State: Clone + Send + 'static;
+
+    /// A new game for `players` players (within [`GameInfo::players`]).
     ///
     /// # Errors
     /// A message if the options cannot be combined.
@@ -389,9 +393,10 @@ pub trait GameType: Send + Sync + 'static {
     fn bot_move(&self, state: &Self::State, budget: &Budget) -> Option<String>;
 }
 
-/// Writes the four fixed facts of a game type in its [`GameType`] impl, the same way for
-/// every adapter: [`GameType::name`], [`GameType::rules_version`], [`GameType::options`]
-/// and [`GameType::help`].
+/// Writes the four fixed facts of a game type in its [`GameInfo`] impl, the same way for
+/// every adapter: [`GameInfo::name`], [`GameInfo::rules_version`], [`GameInfo::options`]
+/// and [`GameInfo::help`]; with `players`, a game type whose games always take that many
+/// players, also [`GameInfo::players`].
 macro_rules! game_facts {
     (name: $name:expr, rules_version: $version:expr, options: $options:expr, help: $help:expr $(,)?) => {
         fn name(&self) -> &'static str {
@@ -410,23 +415,19 @@ macro_rules! game_facts {
             $help
         }
     };
+    (name: $name:expr, rules_version: $version:expr, options: $options:expr, help: $help:expr, players: $players:expr $(,)?) => {
+        $crate::game::game_facts!(name: $name, rules_version: $version, options: $options, help: $help);
+
+        fn players(&self, _options: &$crate::game::Options) -> ::std::ops::RangeInclusive<usize> {
+            $players
+        }
+    };
 }
 pub(crate) use game_facts;
 
-/// A game type with its state type erased, as the server holds it.
-pub trait DynGame: Send + Sync {
-    /// [`GameType::name`].
-    fn name(&self) -> &'static str;
-    /// [`GameType::rules_version`].
-    fn rules_version(&self) -> u32;
-    /// [`GameType::options`].
-    fn options(&self) -> &'static [OptionSpec];
-    /// [`GameType::help`].
-    fn help(&self) -> &'static str;
-    /// [`GameType::players`].
-    fn players(&self, options: &Options) -> RangeInclusive<usize>;
-    /// [`GameType::seat_name`].
-    fn seat_name(&self, options: &Options, seat: usize) -> String;
+/// A game type with its state type erased, as the server holds it: every [`GameType`] is
+/// one.
+pub trait DynGame: GameInfo {
     /// [`GameType::new_game`], boxed.
     ///
     /// # Errors
@@ -464,36 +465,16 @@ pub trait Match: Send {
     fn boxed_clone(&self) -> Box<dyn Match>;
 }
 
-struct Erased<G: GameType>(Arc<G>);
-
 struct Typed<G: GameType> {
-    game: Arc<G>,
+    game: G,
     state: G::State,
 }
 
-impl<G: GameType> DynGame for Erased<G> {
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn rules_version(&self) -> u32 {
-        self.0.rules_version()
-    }
-    fn options(&self) -> &'static [OptionSpec] {
-        self.0.options()
-    }
-    fn help(&self) -> &'static str {
-        self.0.help()
-    }
-    fn players(&self, options: &Options) -> RangeInclusive<usize> {
-        self.0.players(options)
-    }
-    fn seat_name(&self, options: &Options, seat: usize) -> String {
-        self.0.seat_name(options, seat)
-    }
+impl<G: GameType> DynGame for G {
     fn start(&self, options: &Options, players: usize) -> Result<Box<dyn Match>, String> {
-        let state = self.0.new_game(options, players)?;
+        let state = self.new_game(options, players)?;
         Ok(Box::new(Typed {
-            game: Arc::clone(&self.0),
+            game: self.clone(),
             state,
         }))
     }
@@ -529,7 +510,7 @@ impl<G: GameType> Match for Typed<G> {
     }
     fn boxed_clone(&self) -> Box<dyn Match> {
         Box::new(Typed {
-            game: Arc::clone(&self.game),
+            game: self.game.clone(),
             state: self.state.clone(),
         })
     }
@@ -569,7 +550,7 @@ impl Registry {
     /// Adds a game type (replacing one of the same name).
     pub fn add<G: GameType>(&mut self, game: G) {
         self.games.retain(|g| g.name() != game.name());
-        self.games.push(Arc::new(Erased(Arc::new(game))));
+        self.games.push(Arc::new(game));
     }
 
     /// The game type called `name`.

@@ -10,14 +10,13 @@
 //! - The bot is the crate's engine at full strength, within the server's budget.
 
 use std::fmt::Write as _;
-use std::ops::RangeInclusive;
 
 use pente::{Color, Engine, Game, Move, Outcome as PenteOutcome, Point, Rules, Size, Strength};
 use serde_json::json;
 
 use crate::game::{
-    BOT_TABLE_BYTES, Budget, GameType, MoveError, OptionSpec, Options, Outcome, bot_choice,
-    excerpt, game_facts, write_last_and_position,
+    BOT_TABLE_BYTES, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
+    bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
 /// The version of the rules the adapter plays (stored with every game).
@@ -124,19 +123,14 @@ fn point_json(p: Point) -> serde_json::Value {
     json!({"point": p.to_string(), "col": p.col(), "row": p.row()})
 }
 
-impl GameType for PenteType {
-    type State = Game;
-
+impl GameInfo for PenteType {
     game_facts!(
         name: "pente",
         rules_version: PENTE_RULES_VERSION,
         options: OPTIONS,
         help: HELP,
+        players: 2..=2,
     );
-
-    fn players(&self, _options: &Options) -> RangeInclusive<usize> {
-        2..=2
-    }
 
     fn seat_name(&self, _options: &Options, seat: usize) -> String {
         match seat {
@@ -145,6 +139,10 @@ impl GameType for PenteType {
             _ => format!("seat {seat}"),
         }
     }
+}
+
+impl GameType for PenteType {
+    type State = Game;
 
     fn new_game(&self, options: &Options, players: usize) -> Result<Game, String> {
         if players != 2 {

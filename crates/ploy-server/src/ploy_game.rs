@@ -21,8 +21,8 @@ use ploy_notation::{PositionString, ReadMoveError, UniversityMove, read_algebrai
 use serde_json::json;
 
 use crate::game::{
-    BOT_TABLE_BYTES, Budget, GameType, MoveError, OptionSpec, Options, Outcome, bot_choice,
-    excerpt, game_facts, write_last_and_position,
+    BOT_TABLE_BYTES, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
+    bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
 /// The version of the rules the adapter plays (stored with every game).
@@ -150,9 +150,7 @@ fn last_move(game: &Game) -> Option<(ploy_core::Move, bool)> {
     Some((mv, captured))
 }
 
-impl GameType for PloyType {
-    type State = Game;
-
+impl GameInfo for PloyType {
     game_facts!(
         name: "ploy",
         rules_version: PLOY_RULES_VERSION,
@@ -171,6 +169,10 @@ impl GameType for PloyType {
     fn seat_name(&self, _options: &Options, index: usize) -> String {
         seat(index).map_or_else(|| format!("seat {index}"), capitalized)
     }
+}
+
+impl GameType for PloyType {
+    type State = Game;
 
     fn new_game(&self, options: &Options, players: usize) -> Result<Game, String> {
         let variant = variant_of(options);

@@ -13,14 +13,13 @@
 //! - The bot is the crate's engine, told the move cap.
 
 use std::fmt::Write as _;
-use std::ops::RangeInclusive;
 
 use pyloff::{Engine, Evaluation, Game, Move, Options as PyloffOptions, Player, Point, RuleSet};
 use serde_json::json;
 
 use crate::game::{
-    BOT_TABLE_BYTES, Budget, GameType, MoveError, OptionSpec, Options, Outcome, bot_choice,
-    excerpt, game_facts, write_last_and_position,
+    BOT_TABLE_BYTES, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
+    bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
 /// The version of the rules the adapter plays (stored with every game).
@@ -181,23 +180,22 @@ fn board_picture(game: &Game) -> String {
     out
 }
 
-impl GameType for PyloffType {
-    type State = Game;
-
+impl GameInfo for PyloffType {
     game_facts!(
         name: "pyloff",
         rules_version: PYLOFF_RULES_VERSION,
         options: OPTIONS,
         help: HELP,
+        players: 2..=4,
     );
-
-    fn players(&self, _options: &Options) -> RangeInclusive<usize> {
-        2..=4
-    }
 
     fn seat_name(&self, _options: &Options, seat: usize) -> String {
         format!("player {}", seat + 1)
     }
+}
+
+impl GameType for PyloffType {
+    type State = Game;
 
     fn new_game(&self, options: &Options, players: usize) -> Result<Game, String> {
         Ok(Game::new(options_of(options, players)?))
