@@ -19,21 +19,11 @@
 'use strict';
 
 (function () {
-  const SVGNS = 'http://www.w3.org/2000/svg';
+  const { svg, icon, square, cursor, playable, label, place, lay, boardSize, stepped, Base } = window.PloydBoardKit;
   const COLUMNS = 'ABCDEFGHJKLMNOPQRST';
   const GAP = 50;
   const MARGIN = 48; // left and bottom (labels)
   const EDGE = 32; // top and right
-
-  function svg(tag, attrs) {
-    const e = document.createElementNS(SVGNS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined) continue;
-      if (k === 'text') e.textContent = v;
-      else e.setAttribute(k, v);
-    }
-    return e;
-  }
 
   function pointName(c, r) {
     return COLUMNS[c] + (r + 1);
@@ -64,18 +54,12 @@
     moveExample: 'K10',
 
     title(view) {
-      let size = view.position && view.position.size;
-      for (const o of view.options || []) {
-        const m = /^-(?:size|board_size)=(\d+)$/.exec(o);
-        if (!size && m) size = Number(m[1]);
-      }
+      const size = boardSize(view);
       return 'Pente' + (size ? ' ' + size + '×' + size : '');
     },
 
     seatMarker(view, seat) {
-      const s = svg('svg', { viewBox: '-24 -24 48 48', 'aria-hidden': 'true', focusable: 'false' });
-      s.append(stone(seatColour(seat), 20));
-      return s;
+      return icon('-24 -24 48 48', stone(seatColour(seat), 20));
     },
 
     seatNote(view, seat) {
@@ -90,34 +74,12 @@
     },
   };
 
-  class Board {
+  class Board extends Base {
     constructor(root, host) {
-      this.root = root;
-      this.host = host;
-      this.cursor = null;
-      this.keyboard = false;
-      this.svg = svg('svg', {
-        role: 'application', tabindex: '0', 'aria-roledescription': 'board',
-        'aria-label': 'Pente board. Arrow keys move the cursor; Enter or Space places a stone.',
+      super(root, host, {
+        attr: 'data-point', start: null,
+        label: 'Pente board. Arrow keys move the cursor; Enter or Space places a stone.',
       });
-      root.replaceChildren(this.svg);
-      this.svg.addEventListener('click', (ev) => {
-        const t = ev.target.closest('[data-point]');
-        if (!t) return;
-        this.keyboard = false;
-        this.cursor = t.getAttribute('data-point');
-        this.act(this.cursor);
-      });
-      this.svg.addEventListener('keydown', (ev) => this.key(ev));
-      this.svg.addEventListener('blur', () => this.draw());
-    }
-
-    destroy() {
-      this.root.replaceChildren();
-    }
-
-    focus() {
-      this.svg.focus();
     }
 
     xy(p) {
@@ -152,10 +114,7 @@
       const n = this.size;
       const side = MARGIN + EDGE + (n - 1) * GAP;
       const s = this.svg;
-      s.setAttribute('viewBox', `0 0 ${side} ${side}`);
-      s.replaceChildren();
-      s.append(svg('rect', { x: 0, y: 0, width: side, height: side, fill: '#e2b86b', rx: 8 }));
-      const font = { 'font-size': 20, fill: '#3d2d12', 'font-family': 'system-ui, sans-serif' };
+      lay(s, side, '#e2b86b');
       for (let i = 0; i < n; i++) {
         const [x0, y0] = this.xy(pointName(0, i));
         const [x1] = this.xy(pointName(n - 1, i));
@@ -163,8 +122,8 @@
         const [, bottom] = this.xy(pointName(i, 0));
         s.append(svg('line', { x1: x0, y1: y0, x2: x1, y2: y0, stroke: '#5a4320', 'stroke-width': 2 }));
         s.append(svg('line', { x1: cx, y1: top, x2: cx, y2: bottom, stroke: '#5a4320', 'stroke-width': 2 }));
-        s.append(svg('text', Object.assign({ x: cx, y: side - 12, 'text-anchor': 'middle', text: COLUMNS[i] }, font)));
-        s.append(svg('text', Object.assign({ x: 20, y: y0, 'text-anchor': 'middle', 'dominant-baseline': 'central', text: String(i + 1) }, font)));
+        s.append(label(cx, side - 12, COLUMNS[i], false, 20, '#3d2d12'));
+        s.append(label(20, y0, String(i + 1), true, 20, '#3d2d12'));
       }
       const mid = (n - 1) / 2;
       const [mx, my] = this.xy(pointName(mid, mid));
@@ -172,11 +131,11 @@
       // The tournament rule's forbidden points, greyed.
       for (const p of this.forbidden) {
         const [x, y] = this.xy(p);
-        s.append(svg('rect', { x: x - GAP / 2 + 3, y: y - GAP / 2 + 3, width: GAP - 6, height: GAP - 6, fill: '#6b6b6b', 'fill-opacity': 0.45, rx: 6, class: 'forbidden', 'data-forbidden': p }));
+        s.append(square(x, y, GAP - 6, { fill: '#6b6b6b', 'fill-opacity': 0.45, rx: 6, class: 'forbidden', 'data-forbidden': p }));
       }
       if (this.legal.size === 1 && this.ctx && this.ctx.live && this.view.status === 'active') {
         const [x, y] = this.xy([...this.legal][0]);
-        s.append(svg('circle', { cx: x, cy: y, r: 10, fill: '#1f5fbf', 'fill-opacity': 0.8, stroke: '#fff', 'stroke-width': 2.5, class: 'playable', 'data-playable': [...this.legal][0] }));
+        s.append(playable(x, y, 10, [...this.legal][0]));
       }
       const last = this.pos.last_move;
       for (const p of (last && last.captured) || []) {
@@ -188,11 +147,7 @@
       }
       for (const [p, colour] of this.stones) {
         const [x, y] = this.xy(p);
-        const g = stone(colour, 21);
-        g.setAttribute('transform', `translate(${x} ${y})`);
-        g.setAttribute('data-stone', p);
-        g.append(svg('title', { text: (colour === 'white' ? 'White' : 'Black') + ' stone on ' + p }));
-        s.append(g);
+        s.append(place(stone(colour, 21), x, y, 'data-stone', p, (colour === 'white' ? 'White' : 'Black') + ' stone on ' + p));
       }
       if (last && this.stones.has(last.move)) {
         const [x, y] = this.xy(last.move);
@@ -204,24 +159,21 @@
         const [x2, y2] = this.xy(five[five.length - 1]);
         s.append(svg('line', { x1, y1, x2, y2, stroke: '#d23b2b', 'stroke-width': 8, 'stroke-linecap': 'round', opacity: 0.75, class: 'five' }));
       }
-      if (this.keyboard && document.activeElement === this.svg && this.cursor) {
+      if (this.showsCursor() && this.cursor) {
         const [x, y] = this.xy(this.cursor);
-        s.append(svg('rect', { x: x - GAP / 2 + 2, y: y - GAP / 2 + 2, width: GAP - 4, height: GAP - 4, fill: 'none', stroke: '#111', 'stroke-width': 4, 'stroke-dasharray': '8 4', class: 'cursor' }));
+        s.append(cursor(x, y, GAP - 4, 4, '8 4'));
       }
       for (let c = 0; c < n; c++) {
         for (let r = 0; r < n; r++) {
           const p = pointName(c, r);
           const [x, y] = this.xy(p);
-          s.append(svg('rect', { x: x - GAP / 2, y: y - GAP / 2, width: GAP, height: GAP, fill: 'transparent', 'data-point': p }));
+          s.append(square(x, y, GAP, { fill: 'transparent', 'data-point': p }));
         }
       }
     }
 
     act(p) {
-      if (this.ctx.whyNot) {
-        this.host.explain(this.ctx.whyNot);
-        return;
-      }
+      if (this.refused()) return;
       if (this.legal.has(p)) {
         this.host.play(p);
         return;
@@ -237,22 +189,11 @@
       }
     }
 
-    key(ev) {
-      const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
-      if (steps[ev.key]) {
-        ev.preventDefault();
-        this.keyboard = true;
-        const [c, r] = parsePoint(this.cursor);
-        const [dc, dr] = steps[ev.key];
-        this.cursor = pointName(Math.max(0, Math.min(this.size - 1, c + dc)), Math.max(0, Math.min(this.size - 1, r + dr)));
-        this.draw();
-        const st = this.stones.get(this.cursor);
-        this.host.explain(this.cursor + ': ' + (st ? 'a ' + st + ' stone' : this.legal.has(this.cursor) ? 'empty, playable' : 'empty'), 'info');
-      } else if (ev.key === 'Enter' || ev.key === ' ') {
-        ev.preventDefault();
-        this.keyboard = true;
-        this.act(this.cursor);
-      }
+    step(dc, dr) {
+      this.cursor = stepped(this.cursor, dc, dr, this.size - 1, parsePoint, pointName);
+      this.draw();
+      const st = this.stones.get(this.cursor);
+      this.host.explain(this.cursor + ': ' + (st ? 'a ' + st + ' stone' : this.legal.has(this.cursor) ? 'empty, playable' : 'empty'), 'info');
     }
   }
 

@@ -10,7 +10,7 @@
 'use strict';
 
 (function () {
-  const SVGNS = 'http://www.w3.org/2000/svg';
+  const { svg, icon, cursor, label, place, stepped, Base } = window.PloydBoardKit;
   const FILES = 'abcdefghi';
   // Directions clockwise from north, as the direction masks count them: [file step, rank step].
   const DIRS = [[0, 1], [1, 1], [1, 0], [1, -1], [0, -1], [-1, -1], [-1, 0], [-1, 1]];
@@ -30,16 +30,6 @@
   const TOP = 8;
   const SIZE = LEFT + 9 * S + 8;
   const BOTTOM = 44;
-
-  function svg(tag, attrs) {
-    const e = document.createElementNS(SVGNS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined) continue;
-      if (k === 'text') e.textContent = v;
-      else e.setAttribute(k, v);
-    }
-    return e;
-  }
 
   function seatColours(view) {
     const variant = view.position && view.position.variant;
@@ -150,9 +140,7 @@
   }
 
   function markerSvg(colour, flags) {
-    const s = svg('svg', { viewBox: flags ? '-50 -50 100 100' : '-30 -30 60 60', 'aria-hidden': 'true', focusable: 'false' });
-    s.append(pieceGroup(colour, flags, false));
-    return s;
+    return icon(flags ? '-50 -50 100 100' : '-30 -30 60 60', pieceGroup(colour, flags, false));
   }
 
   function variantWords(view) {
@@ -207,21 +195,16 @@
     },
   };
 
-  class Board {
+  class Board extends Base {
     constructor(root, host) {
-      this.root = root;
-      this.host = host;
+      super(root, host, {
+        attr: 'data-square', start: 'e5', viewBox: `0 0 ${SIZE} ${TOP + 9 * S + BOTTOM}`,
+        label: 'Ploy board. Arrow keys move the cursor; Enter or Space picks a piece and moves it; Escape lets go.',
+      });
       this.view = null;
       this.ctx = null;
       this.selected = null;
       this.pending = null; // a destination whose turn is still to choose
-      this.cursor = 'e5';
-      this.keyboard = false;
-      this.svg = svg('svg', {
-        viewBox: `0 0 ${SIZE} ${TOP + 9 * S + BOTTOM}`, role: 'application', tabindex: '0',
-        'aria-roledescription': 'board',
-        'aria-label': 'Ploy board. Arrow keys move the cursor; Enter or Space picks a piece and moves it; Escape lets go.',
-      });
       this.layers = {};
       for (const name of ['squares', 'marks', 'pieces', 'targets', 'cursor', 'hits']) {
         this.layers[name] = svg('g', { class: 'layer-' + name });
@@ -231,27 +214,7 @@
       this.layers.pieces.setAttribute('pointer-events', 'none');
       this.layers.marks.setAttribute('pointer-events', 'none');
       this.layers.cursor.setAttribute('pointer-events', 'none');
-      this.svg.addEventListener('click', (ev) => {
-        const t = ev.target.closest('[data-square]');
-        if (!t) return;
-        this.keyboard = false;
-        this.cursor = t.getAttribute('data-square');
-        this.act(this.cursor);
-      });
-      this.svg.addEventListener('keydown', (ev) => this.key(ev));
       this.svg.addEventListener('focus', () => this.drawCursor());
-      this.svg.addEventListener('blur', () => this.drawCursor());
-      root.replaceChildren(this.svg);
-    }
-
-    destroy() {
-      this.root.replaceChildren();
-      this.host.choices.hidden = true;
-      this.host.choices.replaceChildren();
-    }
-
-    focus() {
-      this.svg.focus();
     }
 
     // Square name -> top-left corner on the screen.
@@ -298,9 +261,9 @@
       // Coordinates.
       for (let i = 0; i < 9; i++) {
         const [x] = this.xy(squareName(i, 0));
-        sq.append(svg('text', { x: x + S / 2, y: TOP + 9 * S + 34, 'text-anchor': 'middle', 'font-size': 32, fill: '#4a4a4a', 'font-family': 'system-ui, sans-serif', text: FILES[i] }));
+        sq.append(label(x + S / 2, TOP + 9 * S + 34, FILES[i], false, 32, '#4a4a4a'));
         const [, y] = this.xy(squareName(0, i));
-        sq.append(svg('text', { x: LEFT / 2 - 2, y: y + S / 2, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': 32, fill: '#4a4a4a', 'font-family': 'system-ui, sans-serif', text: String(i + 1) }));
+        sq.append(label(LEFT / 2 - 2, y + S / 2, String(i + 1), true, 32, '#4a4a4a'));
       }
     }
 
@@ -332,11 +295,8 @@
       const flip = ctx.flipped;
       for (const [sq, p] of this.pieces) {
         const [x, y] = this.xy(sq);
-        const g = pieceGroup(p.colour, p.flags, flip);
-        g.setAttribute('transform', `translate(${x + S / 2} ${y + S / 2})`);
-        g.setAttribute('data-piece', sq);
-        g.append(svg('title', { text: COLOURS[p.colour].name + ' ' + p.kind + ' on ' + sq + ', flags ' + flagList(p.flags) }));
-        pieces.append(g);
+        const title = COLOURS[p.colour].name + ' ' + p.kind + ' on ' + sq + ', flags ' + flagList(p.flags);
+        pieces.append(place(pieceGroup(p.colour, p.flags, flip), x + S / 2, y + S / 2, 'data-piece', sq, title));
       }
       if (this.selected) {
         const dests = new Map();
@@ -364,9 +324,9 @@
     drawCursor() {
       const layer = this.layers.cursor;
       layer.replaceChildren();
-      if (document.activeElement !== this.svg || !this.keyboard) return;
+      if (!this.showsCursor()) return;
       const [x, y] = this.xy(this.cursor);
-      layer.append(svg('rect', { x: x + 5, y: y + 5, width: S - 10, height: S - 10, fill: 'none', stroke: '#111', 'stroke-width': 5, 'stroke-dasharray': '12 6', class: 'cursor' }));
+      layer.append(cursor(x + S / 2, y + S / 2, S - 10, 5, '12 6'));
     }
 
     // The turn buttons under the board: the selected piece's turns in place, or the ways a
@@ -397,11 +357,10 @@
         b.setAttribute('data-move', m.text);
         const flags = rotate(p.flags, m.r);
         b.setAttribute('aria-label', (this.pending ? 'Move to ' + to + ' ' : 'Turn ') + turnWords(m.r) + ': flags ' + flagList(flags) + ' (' + m.text + ')');
-        const s = svg('svg', { viewBox: '-50 -50 100 100', 'aria-hidden': 'true', focusable: 'false' });
-        s.append(pieceGroup(p.colour, flags, this.ctx.flipped));
-        const label = document.createElement('span');
-        label.textContent = turnLabel(m.r);
-        b.append(s, label);
+        const s = icon('-50 -50 100 100', pieceGroup(p.colour, flags, this.ctx.flipped));
+        const turn = document.createElement('span');
+        turn.textContent = turnLabel(m.r);
+        b.append(s, turn);
         b.addEventListener('click', () => {
           this.host.play(m.text);
           // The buttons go with the move: keep the keyboard on the board.
@@ -414,10 +373,7 @@
       cancel.className = 'cancel';
       cancel.textContent = 'Cancel';
       cancel.addEventListener('click', () => {
-        this.selected = null;
-        this.pending = null;
-        this.host.explain('');
-        this.draw();
+        this.letGo();
         this.svg.focus();
       });
       box.append(cancel);
@@ -448,19 +404,12 @@
     }
 
     act(sq) {
-      const ctx = this.ctx;
       if (!this.view || !this.view.position) return;
-      if (ctx.whyNot) {
-        this.host.explain(ctx.whyNot);
-        return;
-      }
+      if (this.refused()) return;
       const piece = this.pieces.get(sq);
       if (this.selected) {
         if (sq === this.selected) {
-          this.selected = null;
-          this.pending = null;
-          this.host.explain('');
-          this.draw();
+          this.letGo();
           return;
         }
         const moves = this.movesFrom(this.selected).filter((m) => m.to === sq);
@@ -499,6 +448,14 @@
         return;
       }
       this.select(sq);
+    }
+
+    // Lets go of the selected piece.
+    letGo() {
+      this.selected = null;
+      this.pending = null;
+      this.host.explain('');
+      this.draw();
     }
 
     select(sq) {
@@ -546,40 +503,26 @@
       return from + ' to ' + to + ' is not a legal move here.';
     }
 
+    step(df, dr) {
+      if (this.ctx && this.ctx.flipped) {
+        df = -df;
+        dr = -dr;
+      }
+      this.cursor = stepped(this.cursor, df, dr, 8, parseSquare, squareName);
+      this.drawCursor();
+      const p = this.pieces && this.pieces.get(this.cursor);
+      const what = p ? COLOURS[p.colour].name + ' ' + p.kind + ', flags ' + flagList(p.flags) : 'empty';
+      const mark = this.selected && this.movesFrom(this.selected).some((m) => m.to === this.cursor && m.to !== m.from) ? ' (a marked square)' : '';
+      this.host.explain(this.cursor + ': ' + what + mark, 'info');
+    }
+
     key(ev) {
-      const k = ev.key;
-      const flip = this.ctx && this.ctx.flipped;
-      const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
-      if (steps[k]) {
-        ev.preventDefault();
-        this.keyboard = true;
-        let [df, dr] = steps[k];
-        if (flip) {
-          df = -df;
-          dr = -dr;
-        }
-        const [f, r] = parseSquare(this.cursor);
-        const nf = Math.max(0, Math.min(8, f + df));
-        const nr = Math.max(0, Math.min(8, r + dr));
-        this.cursor = squareName(nf, nr);
+      const done = super.key(ev);
+      if (done === 'act') {
         this.drawCursor();
-        const p = this.pieces && this.pieces.get(this.cursor);
-        const what = p ? COLOURS[p.colour].name + ' ' + p.kind + ', flags ' + flagList(p.flags) : 'empty';
-        const mark = this.selected && this.movesFrom(this.selected).some((m) => m.to === this.cursor && m.to !== m.from) ? ' (a marked square)' : '';
-        this.host.explain(this.cursor + ': ' + what + mark, 'info');
-      } else if (k === 'Enter' || k === ' ') {
+      } else if (!done && ev.key === 'Escape' && this.selected) {
         ev.preventDefault();
-        this.keyboard = true;
-        this.act(this.cursor);
-        this.drawCursor();
-      } else if (k === 'Escape') {
-        if (this.selected) {
-          ev.preventDefault();
-          this.selected = null;
-          this.pending = null;
-          this.host.explain('');
-          this.draw();
-        }
+        this.letGo();
       }
     }
   }

@@ -26,7 +26,7 @@
 'use strict';
 
 (function () {
-  const SVGNS = 'http://www.w3.org/2000/svg';
+  const { svg, icon, square, cursor, playable, label, place, lay, boardSize, stepped, Base } = window.PloydBoardKit;
   const G = 36; // half the distance between two board points
   const M = 62; // left and bottom margin (labels)
   const T = 42; // top and right margin
@@ -37,22 +37,17 @@
     { fill: '#f2c230', ink: '#1d1d1f', mark: '*', name: '*' },
   ];
 
-  function svg(tag, attrs) {
-    const e = document.createElementNS(SVGNS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined) continue;
-      if (k === 'text') e.textContent = v;
-      else e.setAttribute(k, v);
-    }
-    return e;
-  }
-
   function cellName(x, y) {
     return String.fromCharCode(97 + x) + (y + 1);
   }
 
   function parseCell(c) {
     return [c.charCodeAt(0) - 97, Number(c.slice(1)) - 1];
+  }
+
+  // A point's key in `occupied`.
+  function pointKey(p) {
+    return p.level + ',' + p.i + ',' + p.j;
   }
 
   function ball(player, r, buried) {
@@ -75,18 +70,12 @@
     moveExample: 'c3',
 
     title(view) {
-      let size = view.position && view.position.size;
-      for (const o of view.options || []) {
-        const m = /^-(?:size|board_size)=(\d+)$/.exec(o);
-        if (!size && m) size = Number(m[1]);
-      }
+      const size = boardSize(view);
       return 'Pyloff' + (size ? ', size ' + size : '');
     },
 
     seatMarker(view, seat) {
-      const s = svg('svg', { viewBox: '-24 -24 48 48', 'aria-hidden': 'true', focusable: 'false' });
-      s.append(ball(seat + 1, 20, false));
-      return s;
+      return icon('-24 -24 48 48', ball(seat + 1, 20, false));
     },
 
     seatNote(view, seat) {
@@ -100,17 +89,17 @@
     },
   };
 
-  class Board {
+  class Board extends Base {
     constructor(root, host) {
-      this.root = root;
-      this.host = host;
+      super(root, host, {
+        attr: 'data-cell', start: 'a1',
+        label: 'Pyloff board. Arrow keys move the cursor over the cells; Enter or Space places a piece.',
+      });
       this.shownLevels = null; // null: every level
-      this.keyboard = false;
-      this.cursor = 'a1';
       const controls = document.createElement('div');
       controls.className = 'board-controls';
-      const label = document.createElement('label');
-      label.textContent = 'Levels shown ';
+      const levels = document.createElement('label');
+      levels.textContent = 'Levels shown ';
       this.levelSelect = document.createElement('select');
       this.levelSelect.id = 'pyloff-levels';
       this.levelSelect.addEventListener('change', () => {
@@ -118,34 +107,11 @@
         this.shownLevels = v === 'all' ? null : Number(v);
         this.draw();
       });
-      label.append(this.levelSelect);
+      levels.append(this.levelSelect);
       this.count = document.createElement('span');
       this.count.className = 'move-count';
-      controls.append(label, this.count);
-      this.svg = svg('svg', {
-        role: 'application', tabindex: '0', 'aria-roledescription': 'board',
-        'aria-label': 'Pyloff board. Arrow keys move the cursor over the cells; Enter or Space places a piece.',
-      });
-      root.replaceChildren(controls, this.svg);
-      this.svg.addEventListener('click', (ev) => {
-        const t = ev.target.closest('[data-cell]');
-        if (!t) return;
-        this.keyboard = false;
-        this.cursor = t.getAttribute('data-cell');
-        this.act(this.cursor);
-      });
-      this.svg.addEventListener('keydown', (ev) => this.key(ev));
-      this.svg.addEventListener('blur', () => this.draw());
-    }
-
-    destroy() {
-      this.root.replaceChildren();
-      this.host.choices.hidden = true;
-      this.host.choices.replaceChildren();
-    }
-
-    focus() {
-      this.svg.focus();
+      controls.append(levels, this.count);
+      this.svg.before(controls);
     }
 
     xy(x, y) {
@@ -175,7 +141,7 @@
       const cap = this.pos.move_cap;
       this.count.textContent = made !== undefined && cap ? made + ' of at most ' + cap + ' moves' : '';
       this.occupied = new Map();
-      for (const p of this.pos.pieces || []) this.occupied.set(p.level + ',' + p.i + ',' + p.j, p);
+      for (const p of this.pos.pieces || []) this.occupied.set(pointKey(p), p);
       // Where each legal placement goes: the server's `targets`, else the lowest free point
       // of each legal cell.
       this.playable = new Map();
@@ -184,7 +150,7 @@
       } else {
         for (const cell of view.legal || []) {
           if (cell === 'swap' || cell === 'pass') continue;
-          const free = this.pointsOf(cell).find((p) => !this.occupied.has(p.level + ',' + p.i + ',' + p.j));
+          const free = this.pointsOf(cell).find((p) => !this.occupied.has(pointKey(p)));
           if (free) this.playable.set(cell, free);
         }
       }
@@ -196,9 +162,7 @@
       const n = this.size;
       const side = M + T + (2 * n - 2) * G;
       const s = this.svg;
-      s.setAttribute('viewBox', `0 0 ${side} ${side}`);
-      s.replaceChildren();
-      s.append(svg('rect', { x: 0, y: 0, width: side, height: side, fill: '#d9c9a3', rx: 8 }));
+      lay(s, side, '#d9c9a3');
       // The board's points: hollows in the tray.
       for (let i = 0; i < n; i++) {
         for (let j = 0; j < n; j++) {
@@ -209,9 +173,9 @@
       // Labels of the cells' columns and rows.
       for (let x = 0; x < 2 * n - 1; x++) {
         const [cx] = this.xy(x, 0);
-        s.append(svg('text', { x: cx, y: side - 12, 'text-anchor': 'middle', 'font-size': 18, fill: '#4a3d22', 'font-family': 'system-ui, sans-serif', text: String.fromCharCode(97 + x) }));
+        s.append(label(cx, side - 12, String.fromCharCode(97 + x), false, 18, '#4a3d22'));
         const [, cy] = this.xy(0, x);
-        s.append(svg('text', { x: 16, y: cy, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': 18, fill: '#4a3d22', 'font-family': 'system-ui, sans-serif', text: String(x + 1) }));
+        s.append(label(16, cy, String(x + 1), true, 18, '#4a3d22'));
       }
       const top = this.shownLevels === null ? n : this.shownLevels;
       const last = this.pos.last_move;
@@ -229,11 +193,8 @@
           // A shadow on the pieces below, so that the stack reads as a stack.
           s.append(svg('circle', { cx: x + 4, cy: y + 5, r, fill: '#000', 'fill-opacity': 0.28 }));
         }
-        const g = ball(p.player, r, p.buried);
-        g.setAttribute('transform', `translate(${x} ${y})`);
-        g.setAttribute('data-piece', p.cell + '@' + p.level);
-        g.append(svg('title', { text: 'Player ' + p.player + ' (' + this.symbol(p.player) + ') on ' + p.cell + (p.level ? ', level ' + p.level : '') + (p.buried ? ', buried' : '') }));
-        s.append(g);
+        const title = 'Player ' + p.player + ' (' + this.symbol(p.player) + ') on ' + p.cell + (p.level ? ', level ' + p.level : '') + (p.buried ? ', buried' : '');
+        s.append(place(ball(p.player, r, p.buried), x, y, 'data-piece', p.cell + '@' + p.level, title));
       }
       if (last && last.move && this.occupiedCell(last.move)) {
         const [cx, cy] = parseCell(last.move);
@@ -243,18 +204,18 @@
       if (this.ctx && this.ctx.myTurn) {
         for (const [cell, p] of this.playable) {
           const [x, y] = this.xy(2 * p.i + p.level, 2 * p.j + p.level);
-          s.append(svg('circle', { cx: x, cy: y, r: 9, fill: '#1f5fbf', 'fill-opacity': 0.8, stroke: '#fff', 'stroke-width': 2.5, class: 'playable', 'data-playable': cell }));
+          s.append(playable(x, y, 9, cell));
         }
       }
-      if (this.keyboard && document.activeElement === this.svg) {
+      if (this.showsCursor()) {
         const [cx, cy] = parseCell(this.cursor);
         const [x, y] = this.xy(cx, cy);
-        s.append(svg('rect', { x: x - G / 2 - 4, y: y - G / 2 - 4, width: G + 8, height: G + 8, fill: 'none', stroke: '#111', 'stroke-width': 3, 'stroke-dasharray': '6 4', class: 'cursor' }));
+        s.append(cursor(x, y, G + 8, 3, '6 4'));
       }
       for (let x = 0; x < 2 * n - 1; x++) {
         for (let y = 0; y < 2 * n - 1; y++) {
           const [px, py] = this.xy(x, y);
-          s.append(svg('rect', { x: px - G / 2, y: py - G / 2, width: G, height: G, fill: 'transparent', 'data-cell': cellName(x, y) }));
+          s.append(square(px, py, G, { fill: 'transparent', 'data-cell': cellName(x, y) }));
         }
       }
     }
@@ -265,7 +226,7 @@
     }
 
     occupiedCell(cell) {
-      return this.pointsOf(cell).some((p) => this.occupied.has(p.level + ',' + p.i + ',' + p.j));
+      return this.pointsOf(cell).some((p) => this.occupied.has(pointKey(p)));
     }
 
     // The points of a cell, lowest first.
@@ -300,10 +261,7 @@
     }
 
     act(cell) {
-      if (this.ctx.whyNot) {
-        this.host.explain(this.ctx.whyNot);
-        return;
-      }
+      if (this.refused()) return;
       if (this.playable.has(cell)) {
         this.host.play(cell);
         return;
@@ -313,7 +271,7 @@
         this.host.explain(cell + ' holds no point: a cell is on the board\'s grid or between four points below.');
         return;
       }
-      const free = points.find((p) => !this.occupied.has(p.level + ',' + p.i + ',' + p.j));
+      const free = points.find((p) => !this.occupied.has(pointKey(p)));
       if (!free) {
         this.host.explain('Every point of ' + cell + ' is taken.');
         return;
@@ -330,22 +288,10 @@
       this.host.explain('A piece on ' + cell + ' would have no freedom: a placement may not be suicide.');
     }
 
-    key(ev) {
-      const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
-      if (steps[ev.key]) {
-        ev.preventDefault();
-        this.keyboard = true;
-        const [x, y] = parseCell(this.cursor);
-        const [dx, dy] = steps[ev.key];
-        const lim = 2 * this.size - 2;
-        this.cursor = cellName(Math.max(0, Math.min(lim, x + dx)), Math.max(0, Math.min(lim, y + dy)));
-        this.draw();
-        this.host.explain(this.cursor + (this.playable.has(this.cursor) ? ': playable' : ''), 'info');
-      } else if (ev.key === 'Enter' || ev.key === ' ') {
-        ev.preventDefault();
-        this.keyboard = true;
-        this.act(this.cursor);
-      }
+    step(dx, dy) {
+      this.cursor = stepped(this.cursor, dx, dy, 2 * this.size - 2, parseCell, cellName);
+      this.draw();
+      this.host.explain(this.cursor + (this.playable.has(this.cursor) ? ': playable' : ''), 'info');
     }
   }
 

@@ -15,6 +15,7 @@
 //! list ([`DynGame`], [`Match`]).
 
 use std::fmt;
+use std::fmt::Write as _;
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 use std::time::Duration;
@@ -46,6 +47,47 @@ pub struct OptionSpec {
     pub kind: OptionKind,
     /// One line for `help`.
     pub help: &'static str,
+}
+
+impl OptionSpec {
+    /// A flag, `-name`, without aliases.
+    #[must_use]
+    pub const fn flag(name: &'static str, help: &'static str) -> OptionSpec {
+        OptionSpec {
+            name,
+            aliases: &[],
+            kind: OptionKind::Flag,
+            help,
+        }
+    }
+
+    /// A number from `min` to `max`, `-name=n`, without aliases.
+    #[must_use]
+    pub const fn number(name: &'static str, min: u32, max: u32, help: &'static str) -> OptionSpec {
+        OptionSpec {
+            kind: OptionKind::Number { min, max },
+            ..OptionSpec::flag(name, help)
+        }
+    }
+
+    /// One of `words`, `-name=word`, without aliases.
+    #[must_use]
+    pub const fn choice(
+        name: &'static str,
+        words: &'static [&'static str],
+        help: &'static str,
+    ) -> OptionSpec {
+        OptionSpec {
+            kind: OptionKind::Choice(words),
+            ..OptionSpec::flag(name, help)
+        }
+    }
+
+    /// The same option, also called `aliases`.
+    #[must_use]
+    pub const fn with_aliases(self, aliases: &'static [&'static str]) -> OptionSpec {
+        OptionSpec { aliases, ..self }
+    }
 }
 
 /// Options as given to a game type: the canonical name and the value (`None` for a flag),
@@ -127,6 +169,18 @@ impl Options {
         Ok(Options {
             values: given.into_iter().map(|(i, v)| (specs[i].name, v)).collect(),
         })
+    }
+
+    /// For the adapters' tests: `texts`, every one an option of `specs`, read.
+    ///
+    /// # Panics
+    /// If a text is not one of `specs`'s options or is refused.
+    #[cfg(test)]
+    pub(crate) fn of(specs: &[OptionSpec], texts: &[&str]) -> Options {
+        let mut rest = Vec::new();
+        let o = Options::parse(specs, texts.iter().copied(), &mut rest).unwrap();
+        assert!(rest.is_empty());
+        o
     }
 }
 
@@ -215,19 +269,40 @@ impl Budget {
     }
 }
 
-/// A game the server can play: one adapter per game crate.
-///
-/// Seats are numbered from 0 in turn order (seat 0 moves first). A move text given to
-/// [`GameType::play`] may be any spelling the game accepts; the text it returns is the
-/// canonical one, which the server stores and which [`GameType::legal_moves`] lists.
-///
-/// Everything here must be deterministic: replaying the same canonical texts from
-/// [`GameType::new_game`] with the same options must give the same state (the server
-/// rebuilds every game that way).
-pub trait GameType: Send + Sync + 'static {
-    /// A game in progress: the position and whatever history the rules need.
-    type State: Clone + Send + 'static;
+/// The transposition table of each game's bot, bytes.
+pub(crate) const BOT_TABLE_BYTES: usize = 8 << 20;
 
+/// The move a bot plays: the search's `best` if `is_legal` says it is legal, else the
+/// first of `legal` (a search stopped before it chose one); `None` when nothing is legal.
+pub(crate) fn bot_choice<M: Copy>(
+    best: Option<M>,
+    is_legal: impl Fn(M) -> bool,
+    legal: &[M],
+) -> Option<M> {
+    best.filter(|&mv| is_legal(mv))
+        .or_else(|| legal.first().copied())
+}
+
+/// The last lines of a game's text board: `Last move: {last}` with the places it
+/// `captured` (if it made one), then `Position: {position}`.
+pub(crate) fn write_last_and_position(
+    out: &mut String,
+    last: Option<(String, Vec<String>)>,
+    position: &dyn fmt::Display,
+) {
+    if let Some((last, captured)) = last {
+        let _ = write!(out, "Last move: {last}");
+        if !captured.is_empty() {
+            let _ = write!(out, " (captured {})", captured.join(" "));
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "Position: {position}");
+}
+
+/// What the server knows of a game type before a game starts: its name, rules version,
+/// options, help, players and seat names (a [`GameType`]'s, and a [`DynGame`]'s).
+pub trait GameInfo: Send + Sync + 'static {
     /// The name used in commands and JSON: `ploy`, `pente`, `pyloff`.
     fn name(&self) -> &'static str;
 
@@ -247,8 +322,22 @@ pub trait GameType: Send + Sync + 'static {
 
     /// The name of each seat for people (`Green`, `White`, `player 1`).
     fn seat_name(&self, options: &Options, seat: usize) -> String;
+}
 
-    /// A new game for `players` players (within [`GameType::players`]).
+/// A game the server can play: one adapter per game crate.
+///
+/// Seats are numbered from 0 in turn order (seat 0 moves first). A move text given to
+/// [`GameType::play`] may be any spelling the game accepts; the text it returns is the
+/// canonical one, which the server stores and which [`GameType::legal_moves`] lists.
+///
+/// Everything here must be deterministic: replaying the same canonical texts from
+/// [`GameType::new_game`] with the same options must give the same state (the server
+/// rebuilds every game that way).
+pub trait GameType: GameInfo + Clone {
+    /// A game in progress: the position and whatever history the rules need.
+    type State: Clone + Send + 'static;
+
+    /// A new game for `players` players (within [`GameInfo::players`]).
     ///
     /// # Errors
     /// A message if the options cannot be combined.
@@ -304,9 +393,10 @@ pub trait GameType: Send + Sync + 'static {
     fn bot_move(&self, state: &Self::State, budget: &Budget) -> Option<String>;
 }
 
-/// Writes the four fixed facts of a game type in its [`GameType`] impl, the same way for
-/// every adapter: [`GameType::name`], [`GameType::rules_version`], [`GameType::options`]
-/// and [`GameType::help`].
+/// Writes the four fixed facts of a game type in its [`GameInfo`] impl, the same way for
+/// every adapter: [`GameInfo::name`], [`GameInfo::rules_version`], [`GameInfo::options`]
+/// and [`GameInfo::help`]; with `players`, a game type whose games always take that many
+/// players, also [`GameInfo::players`].
 macro_rules! game_facts {
     (name: $name:expr, rules_version: $version:expr, options: $options:expr, help: $help:expr $(,)?) => {
         fn name(&self) -> &'static str {
@@ -325,23 +415,19 @@ macro_rules! game_facts {
             $help
         }
     };
+    (name: $name:expr, rules_version: $version:expr, options: $options:expr, help: $help:expr, players: $players:expr $(,)?) => {
+        $crate::game::game_facts!(name: $name, rules_version: $version, options: $options, help: $help);
+
+        fn players(&self, _options: &$crate::game::Options) -> ::std::ops::RangeInclusive<usize> {
+            $players
+        }
+    };
 }
 pub(crate) use game_facts;
 
-/// A game type with its state type erased, as the server holds it.
-pub trait DynGame: Send + Sync {
-    /// [`GameType::name`].
-    fn name(&self) -> &'static str;
-    /// [`GameType::rules_version`].
-    fn rules_version(&self) -> u32;
-    /// [`GameType::options`].
-    fn options(&self) -> &'static [OptionSpec];
-    /// [`GameType::help`].
-    fn help(&self) -> &'static str;
-    /// [`GameType::players`].
-    fn players(&self, options: &Options) -> RangeInclusive<usize>;
-    /// [`GameType::seat_name`].
-    fn seat_name(&self, options: &Options, seat: usize) -> String;
+/// A game type with its state type erased, as the server holds it: every [`GameType`] is
+/// one.
+pub trait DynGame: GameInfo {
     /// [`GameType::new_game`], boxed.
     ///
     /// # Errors
@@ -379,36 +465,16 @@ pub trait Match: Send {
     fn boxed_clone(&self) -> Box<dyn Match>;
 }
 
-struct Erased<G: GameType>(Arc<G>);
-
 struct Typed<G: GameType> {
-    game: Arc<G>,
+    game: G,
     state: G::State,
 }
 
-impl<G: GameType> DynGame for Erased<G> {
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn rules_version(&self) -> u32 {
-        self.0.rules_version()
-    }
-    fn options(&self) -> &'static [OptionSpec] {
-        self.0.options()
-    }
-    fn help(&self) -> &'static str {
-        self.0.help()
-    }
-    fn players(&self, options: &Options) -> RangeInclusive<usize> {
-        self.0.players(options)
-    }
-    fn seat_name(&self, options: &Options, seat: usize) -> String {
-        self.0.seat_name(options, seat)
-    }
+impl<G: GameType> DynGame for G {
     fn start(&self, options: &Options, players: usize) -> Result<Box<dyn Match>, String> {
-        let state = self.0.new_game(options, players)?;
+        let state = self.new_game(options, players)?;
         Ok(Box::new(Typed {
-            game: Arc::clone(&self.0),
+            game: self.clone(),
             state,
         }))
     }
@@ -444,7 +510,7 @@ impl<G: GameType> Match for Typed<G> {
     }
     fn boxed_clone(&self) -> Box<dyn Match> {
         Box::new(Typed {
-            game: Arc::clone(&self.game),
+            game: self.game.clone(),
             state: self.state.clone(),
         })
     }
@@ -484,7 +550,7 @@ impl Registry {
     /// Adds a game type (replacing one of the same name).
     pub fn add<G: GameType>(&mut self, game: G) {
         self.games.retain(|g| g.name() != game.name());
-        self.games.push(Arc::new(Erased(Arc::new(game))));
+        self.games.push(Arc::new(game));
     }
 
     /// The game type called `name`.
@@ -504,24 +570,9 @@ mod tests {
     use super::*;
 
     const SPECS: &[OptionSpec] = &[
-        OptionSpec {
-            name: "size",
-            aliases: &["board_size"],
-            kind: OptionKind::Number { min: 2, max: 13 },
-            help: "",
-        },
-        OptionSpec {
-            name: "cut_down",
-            aliases: &[],
-            kind: OptionKind::Flag,
-            help: "",
-        },
-        OptionSpec {
-            name: "variant",
-            aliases: &[],
-            kind: OptionKind::Choice(&["a", "b"]),
-            help: "",
-        },
+        OptionSpec::number("size", 2, 13, "").with_aliases(&["board_size"]),
+        OptionSpec::flag("cut_down", ""),
+        OptionSpec::choice("variant", &["a", "b"], ""),
     ];
 
     type Parsed = (Vec<String>, Vec<(String, Option<String>)>);

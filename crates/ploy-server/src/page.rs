@@ -9,6 +9,8 @@
 //!   slider, live updates, draw offers, resignation) and the board-module registry;
 //! - `ploy.js`, `pente.js`, `pyloff.js`: the board modules of Ploy (every variant), Pente
 //!   and Pyloff, drawn in SVG from each game's JSON (each file's head describes it);
+//! - `board.js`: what the three board modules share (SVG elements, a board's click and
+//!   keyboard input), loaded before them;
 //! - a game without a module of its own is shown by a generic one in `app.js`: its text
 //!   board and its legal moves as buttons.
 //!
@@ -53,6 +55,7 @@ pub const ASSETS: &[Asset] = &[
         include_str!("../page/page.css"),
     ),
     Asset::new("/page/app.js", SCRIPT, include_str!("../page/app.js")),
+    Asset::new("/page/board.js", SCRIPT, include_str!("../page/board.js")),
     Asset::new("/page/ploy.js", SCRIPT, include_str!("../page/ploy.js")),
     Asset::new("/page/pente.js", SCRIPT, include_str!("../page/pente.js")),
     Asset::new("/page/pyloff.js", SCRIPT, include_str!("../page/pyloff.js")),

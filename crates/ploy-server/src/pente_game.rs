@@ -10,35 +10,31 @@
 //! - The bot is the crate's engine at full strength, within the server's budget.
 
 use std::fmt::Write as _;
-use std::ops::RangeInclusive;
 
 use pente::{Color, Engine, Game, Move, Outcome as PenteOutcome, Point, Rules, Size, Strength};
 use serde_json::json;
 
 use crate::game::{
-    Budget, GameType, MoveError, OptionKind, OptionSpec, Options, Outcome, excerpt, game_facts,
+    BOT_TABLE_BYTES, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
+    bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
 /// The version of the rules the adapter plays (stored with every game).
 pub const PENTE_RULES_VERSION: u32 = 1;
 
-/// Transposition table of the bot, bytes.
-const BOT_TABLE_BYTES: usize = 8 << 20;
-
 const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "size",
-        aliases: &["board_size"],
-        kind: OptionKind::Number { min: 7, max: 19 },
-        help: "the board's side: an odd number from 7 to 19 (default 19)",
-    },
-    OptionSpec {
-        name: "no_tournament_rule",
-        aliases: &[],
-        kind: OptionKind::Flag,
-        help: "White's second stone may go anywhere (by default it must lie at least three \
-               points from the centre)",
-    },
+    OptionSpec::number(
+        "size",
+        7,
+        19,
+        "the board's side: an odd number from 7 to 19 (default 19)",
+    )
+    .with_aliases(&["board_size"]),
+    OptionSpec::flag(
+        "no_tournament_rule",
+        "White's second stone may go anywhere (by default it must lie at least three \
+         points from the centre)",
+    ),
 ];
 
 const HELP: &str = "\
@@ -127,19 +123,14 @@ fn point_json(p: Point) -> serde_json::Value {
     json!({"point": p.to_string(), "col": p.col(), "row": p.row()})
 }
 
-impl GameType for PenteType {
-    type State = Game;
-
+impl GameInfo for PenteType {
     game_facts!(
         name: "pente",
         rules_version: PENTE_RULES_VERSION,
         options: OPTIONS,
         help: HELP,
+        players: 2..=2,
     );
-
-    fn players(&self, _options: &Options) -> RangeInclusive<usize> {
-        2..=2
-    }
 
     fn seat_name(&self, _options: &Options, seat: usize) -> String {
         match seat {
@@ -148,6 +139,10 @@ impl GameType for PenteType {
             _ => format!("seat {seat}"),
         }
     }
+}
+
+impl GameType for PenteType {
+    type State = Game;
 
     fn new_game(&self, options: &Options, players: usize) -> Result<Game, String> {
         if players != 2 {
@@ -214,15 +209,11 @@ impl GameType for PenteType {
             pos.captures(Color::White),
             pos.captures(Color::Black)
         );
-        if let Some((mv, captured)) = last_move(game) {
-            let _ = write!(out, "Last move: {mv}");
-            if !captured.is_empty() {
-                let names: Vec<String> = captured.iter().map(ToString::to_string).collect();
-                let _ = write!(out, " (captured {})", names.join(" "));
-            }
-            out.push('\n');
-        }
-        let _ = writeln!(out, "Position: {pos}");
+        let last = last_move(game).map(|(mv, captured)| {
+            let names = captured.iter().map(ToString::to_string).collect();
+            (mv.to_string(), names)
+        });
+        write_last_and_position(&mut out, last, pos);
         out
     }
 
@@ -269,11 +260,8 @@ impl GameType for PenteType {
         };
         let mut engine = Engine::with_config(Strength::Full, config, pente::Evaluation::default());
         let answer = engine.search(pos, &budget.limits(), |_| {});
-        let mv = answer
-            .best_move
-            .filter(|&mv| pos.is_legal(mv))
-            .or_else(|| pos.legal_moves().first().copied())?;
-        Some(mv.to_string())
+        bot_choice(answer.best_move, |mv| pos.is_legal(mv), &pos.legal_moves())
+            .map(|mv| mv.to_string())
     }
 }
 
@@ -282,10 +270,7 @@ mod tests {
     use super::*;
 
     fn opts(texts: &[&str]) -> Options {
-        let mut rest = Vec::new();
-        let o = Options::parse(OPTIONS, texts.iter().copied(), &mut rest).unwrap();
-        assert!(rest.is_empty());
-        o
+        Options::of(OPTIONS, texts)
     }
 
     fn play_all(g: &mut Game, moves: &[&str]) {

@@ -21,65 +21,48 @@ use ploy_notation::{PositionString, ReadMoveError, UniversityMove, read_algebrai
 use serde_json::json;
 
 use crate::game::{
-    Budget, GameType, MoveError, OptionKind, OptionSpec, Options, Outcome, excerpt, game_facts,
+    BOT_TABLE_BYTES, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
+    bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
 /// The version of the rules the adapter plays (stored with every game).
 pub const PLOY_RULES_VERSION: u32 = 1;
 
-/// Transposition table of the bot, MiB.
-const BOT_TABLE_MB: usize = 8;
-
 const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "variant",
-        aliases: &[],
-        kind: OptionKind::Choice(&["two-player", "ffa", "partnership"]),
-        help: "two-player (default; 2 players), ffa (free-for-all, 4), partnership (2 teams, 4)",
-    },
-    OptionSpec {
-        name: "rules",
-        aliases: &[],
-        kind: OptionKind::Choice(&["standard", "university"]),
-        help: "standard (default: threefold repetition and 200 plies without capture draw) \
-               or university (no draw rules)",
-    },
-    OptionSpec {
-        name: "relaxed",
-        aliases: &[],
-        kind: OptionKind::Flag,
-        help: "relaxed elimination: a player is out only when his commander is gone",
-    },
-    OptionSpec {
-        name: "single_step",
-        aliases: &[],
-        kind: OptionKind::Flag,
-        help: "single-step rotation: a turn is one step (45 degrees) either way",
-    },
-    OptionSpec {
-        name: "no_repetition",
-        aliases: &[],
-        kind: OptionKind::Flag,
-        help: "no threefold-repetition draw",
-    },
-    OptionSpec {
-        name: "no_capture_limit",
-        aliases: &[],
-        kind: OptionKind::Number { min: 0, max: 65535 },
-        help: "plies without a capture that draw the game (0: no such draw)",
-    },
-    OptionSpec {
-        name: "plays_on",
-        aliases: &[],
-        kind: OptionKind::Flag,
-        help: "partnership: an eliminated player plays on instead of being absorbed",
-    },
-    OptionSpec {
-        name: "bare_commander_removed",
-        aliases: &[],
-        kind: OptionKind::Flag,
-        help: "four players: a bare commander leaves the board when its player is out",
-    },
+    OptionSpec::choice(
+        "variant",
+        &["two-player", "ffa", "partnership"],
+        "two-player (default; 2 players), ffa (free-for-all, 4), partnership (2 teams, 4)",
+    ),
+    OptionSpec::choice(
+        "rules",
+        &["standard", "university"],
+        "standard (default: threefold repetition and 200 plies without capture draw) or \
+         university (no draw rules)",
+    ),
+    OptionSpec::flag(
+        "relaxed",
+        "relaxed elimination: a player is out only when his commander is gone",
+    ),
+    OptionSpec::flag(
+        "single_step",
+        "single-step rotation: a turn is one step (45 degrees) either way",
+    ),
+    OptionSpec::flag("no_repetition", "no threefold-repetition draw"),
+    OptionSpec::number(
+        "no_capture_limit",
+        0,
+        65535,
+        "plies without a capture that draw the game (0: no such draw)",
+    ),
+    OptionSpec::flag(
+        "plays_on",
+        "partnership: an eliminated player plays on instead of being absorbed",
+    ),
+    OptionSpec::flag(
+        "bare_commander_removed",
+        "four players: a bare commander leaves the board when its player is out",
+    ),
 ];
 
 const HELP: &str = "\
@@ -167,9 +150,7 @@ fn last_move(game: &Game) -> Option<(ploy_core::Move, bool)> {
     Some((mv, captured))
 }
 
-impl GameType for PloyType {
-    type State = Game;
-
+impl GameInfo for PloyType {
     game_facts!(
         name: "ploy",
         rules_version: PLOY_RULES_VERSION,
@@ -188,6 +169,10 @@ impl GameType for PloyType {
     fn seat_name(&self, _options: &Options, index: usize) -> String {
         seat(index).map_or_else(|| format!("seat {index}"), capitalized)
     }
+}
+
+impl GameType for PloyType {
+    type State = Game;
 
     fn new_game(&self, options: &Options, players: usize) -> Result<Game, String> {
         let variant = variant_of(options);
@@ -287,7 +272,7 @@ impl GameType for PloyType {
                 }
             }
         }
-        let _ = writeln!(out, "Position: {}", PositionString::from_position(pos));
+        write_last_and_position(&mut out, None, &PositionString::from_position(pos));
         out
     }
 
@@ -333,13 +318,14 @@ impl GameType for PloyType {
             return None;
         }
         let limits = budget.limits();
-        let mut engine = Engine::with_hash_mb(BOT_TABLE_MB);
+        let mut engine = Engine::with_hash_mb(BOT_TABLE_BYTES >> 20);
         let result = engine.search(game, &limits, |_| {});
-        let mv = result
-            .best_move
-            .filter(|&mv| game.is_legal(mv))
-            .or_else(|| game.legal_moves().first().copied())?;
-        Some(UniversityMove::from(mv).to_string())
+        bot_choice(
+            result.best_move,
+            |mv| game.is_legal(mv),
+            &game.legal_moves(),
+        )
+        .map(|mv| UniversityMove::from(mv).to_string())
     }
 }
 
@@ -348,10 +334,7 @@ mod tests {
     use super::*;
 
     fn opts(texts: &[&str]) -> Options {
-        let mut rest = Vec::new();
-        let o = Options::parse(OPTIONS, texts.iter().copied(), &mut rest).unwrap();
-        assert!(rest.is_empty());
-        o
+        Options::of(OPTIONS, texts)
     }
 
     #[test]

@@ -13,42 +13,30 @@
 //! - The bot is the crate's engine, told the move cap.
 
 use std::fmt::Write as _;
-use std::ops::RangeInclusive;
 
 use pyloff::{Engine, Evaluation, Game, Move, Options as PyloffOptions, Player, Point, RuleSet};
 use serde_json::json;
 
 use crate::game::{
-    Budget, GameType, MoveError, OptionKind, OptionSpec, Options, Outcome, excerpt, game_facts,
+    BOT_TABLE_BYTES, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
+    bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
 /// The version of the rules the adapter plays (stored with every game).
 pub const PYLOFF_RULES_VERSION: u32 = 1;
 
-/// Transposition table of the bot, bytes.
-const BOT_TABLE_BYTES: usize = 8 << 20;
-
 const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "size",
-        aliases: &[],
-        kind: OptionKind::Number { min: 2, max: 13 },
-        help: "the board's side, 2 to 13 (default 6)",
-    },
-    OptionSpec {
-        name: "all_freedoms",
-        aliases: &[],
-        kind: OptionKind::Flag,
-        help: "a piece on any level has a freedom at an empty point of its level resting on \
-               four pieces",
-    },
-    OptionSpec {
-        name: "cut_down",
-        aliases: &[],
-        kind: OptionKind::Flag,
-        help: "all freedoms, life does not flow down, and an empty neighbour of the same level \
-               is a freedom even before it rests on four pieces",
-    },
+    OptionSpec::number("size", 2, 13, "the board's side, 2 to 13 (default 6)"),
+    OptionSpec::flag(
+        "all_freedoms",
+        "a piece on any level has a freedom at an empty point of its level resting on four \
+         pieces",
+    ),
+    OptionSpec::flag(
+        "cut_down",
+        "all freedoms, life does not flow down, and an empty neighbour of the same level is a \
+         freedom even before it rests on four pieces",
+    ),
 ];
 
 const HELP: &str = "\
@@ -192,23 +180,22 @@ fn board_picture(game: &Game) -> String {
     out
 }
 
-impl GameType for PyloffType {
-    type State = Game;
-
+impl GameInfo for PyloffType {
     game_facts!(
         name: "pyloff",
         rules_version: PYLOFF_RULES_VERSION,
         options: OPTIONS,
         help: HELP,
+        players: 2..=4,
     );
-
-    fn players(&self, _options: &Options) -> RangeInclusive<usize> {
-        2..=4
-    }
 
     fn seat_name(&self, _options: &Options, seat: usize) -> String {
         format!("player {}", seat + 1)
     }
+}
+
+impl GameType for PyloffType {
+    type State = Game;
 
     fn new_game(&self, options: &Options, players: usize) -> Result<Game, String> {
         Ok(Game::new(options_of(options, players)?))
@@ -301,15 +288,11 @@ impl GameType for PyloffType {
             pos.plies(),
             game.options().move_cap()
         );
-        if let Some((player, mv, emptied)) = last_move(game) {
-            let _ = write!(out, "Last move: player {player} {mv}");
-            if !emptied.is_empty() {
-                let names: Vec<String> = emptied.iter().map(|p| p.cell().to_string()).collect();
-                let _ = write!(out, " (captured {})", names.join(" "));
-            }
-            out.push('\n');
-        }
-        let _ = writeln!(out, "Position: {pos}");
+        let last = last_move(game).map(|(player, mv, emptied)| {
+            let names = emptied.iter().map(|p| p.cell().to_string()).collect();
+            (format!("player {player} {mv}"), names)
+        });
+        write_last_and_position(&mut out, last, pos);
         out
     }
 
@@ -373,11 +356,8 @@ impl GameType for PyloffType {
         let mut engine = Engine::with(config, Evaluation::default());
         engine.set_move_cap(Some(game.options().move_cap()));
         let answer = engine.search(game, &budget.limits());
-        let mv = answer
-            .best_move
-            .filter(|&mv| game.position().is_legal(mv))
-            .or_else(|| legal.first().copied())?;
-        Some(mv.to_string())
+        bot_choice(answer.best_move, |mv| game.position().is_legal(mv), &legal)
+            .map(|mv| mv.to_string())
     }
 }
 
@@ -386,10 +366,7 @@ mod tests {
     use super::*;
 
     fn opts(texts: &[&str]) -> Options {
-        let mut rest = Vec::new();
-        let o = Options::parse(OPTIONS, texts.iter().copied(), &mut rest).unwrap();
-        assert!(rest.is_empty());
-        o
+        Options::of(OPTIONS, texts)
     }
 
     #[test]

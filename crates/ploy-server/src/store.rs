@@ -92,6 +92,19 @@ fn to_json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "[]".to_owned())
 }
 
+/// Runs the statement `sql` (an insert) once with each of `rows` as its parameters.
+fn insert_rows<P: rusqlite::Params>(
+    tx: &rusqlite::Transaction<'_>,
+    sql: &str,
+    rows: impl IntoIterator<Item = P>,
+) -> Result<(), StoreError> {
+    let mut stmt = tx.prepare_cached(sql)?;
+    for row in rows {
+        stmt.execute(row)?;
+    }
+    Ok(())
+}
+
 impl Store {
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     ///

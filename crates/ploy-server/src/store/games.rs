@@ -7,7 +7,7 @@ use super::rows::{
     Cache, EndKind, Ending, GameRow, MoveRow, NewGame, OfferChange, Source, Summary, Write,
     WriteError,
 };
-use super::{Store, StoreError, json_list, to_i64, to_json, to_usize};
+use super::{Store, StoreError, insert_rows, json_list, to_i64, to_json, to_usize};
 
 impl Store {
     /// Whether game `id` exists.
@@ -227,16 +227,16 @@ impl Store {
             let rows = stmt.query_map(
                 params![userid, active_only || next, next, to_i64(limit)],
                 |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, i64>(3)?,
-                        r.get::<_, String>(4)?,
-                        r.get::<_, Option<i64>>(5)?,
-                        r.get::<_, String>(6)?,
-                        r.get::<_, String>(7)?,
-                    ))
+                    <(
+                        i64,
+                        String,
+                        String,
+                        i64,
+                        String,
+                        Option<i64>,
+                        String,
+                        String,
+                    )>::try_from(r)
                 },
             )?;
             let mut out = Vec::new();
@@ -323,16 +323,7 @@ impl Store {
                     "SELECT ply, status, to_move_seat, winners, result, turn_since
                      FROM games WHERE id = ?1",
                     params![id],
-                    |r| {
-                        Ok((
-                            r.get::<_, i64>(0)?,
-                            r.get::<_, String>(1)?,
-                            r.get::<_, Option<i64>>(2)?,
-                            r.get::<_, String>(3)?,
-                            r.get::<_, String>(4)?,
-                            r.get::<_, i64>(5)?,
-                        ))
-                    },
+                    |r| <(i64, String, Option<i64>, String, String, i64)>::try_from(r),
                 )
                 .optional()?;
             row.map(|(ply, status, seat, winners, result, turn_since)| {
@@ -355,20 +346,14 @@ pub(super) fn insert_moves(
     id: i64,
     moves: &[MoveRow],
 ) -> Result<(), StoreError> {
-    let mut stmt = tx.prepare_cached(
+    insert_rows(
+        tx,
         "INSERT INTO moves(game_id, ply, seat, text, source, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
-    for m in moves {
-        stmt.execute(params![
-            id,
-            to_i64(m.ply),
-            to_i64(m.seat),
-            m.text,
-            m.source.as_str(),
-            m.at
-        ])?;
-    }
-    Ok(())
+        moves.iter().map(|m| {
+            let (ply, seat) = (to_i64(m.ply), to_i64(m.seat));
+            (id, ply, seat, m.text.as_str(), m.source.as_str(), m.at)
+        }),
+    )
 }
 
 pub(super) fn read_game(
@@ -382,17 +367,17 @@ pub(super) fn read_game(
              FROM games WHERE id = ?1",
             params![id],
             |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, u32>(2)?,
-                    r.get::<_, Option<i64>>(3)?,
-                    r.get::<_, Option<i64>>(4)?,
-                    r.get::<_, i64>(5)?,
-                    r.get::<_, i64>(6)?,
-                    r.get::<_, Option<i64>>(7)?,
-                    r.get::<_, String>(8)?,
-                ))
+                <(
+                    String,
+                    String,
+                    u32,
+                    Option<i64>,
+                    Option<i64>,
+                    i64,
+                    i64,
+                    Option<i64>,
+                    String,
+                )>::try_from(r)
             },
         )
         .optional()?;
@@ -420,13 +405,7 @@ pub(super) fn read_game(
     )?;
     let raw = stmt
         .query_map(params![id], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, i64>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, String>(3)?,
-                r.get::<_, i64>(4)?,
-            ))
+            <(i64, i64, String, String, i64)>::try_from(r)
         })?
         .collect::<Result<Vec<_>, _>>()?;
     let mut moves = Vec::with_capacity(raw.len());
@@ -449,14 +428,7 @@ pub(super) fn read_game(
         .query_row(
             "SELECT ply, kind, seat, at FROM endings WHERE game_id = ?1",
             params![id],
-            |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, Option<i64>>(2)?,
-                    r.get::<_, i64>(3)?,
-                ))
-            },
+            |r| <(i64, String, Option<i64>, i64)>::try_from(r),
         )
         .optional()?;
     let ending = match ending {

@@ -3,7 +3,7 @@
 use rusqlite::params;
 
 use super::rows::{Event, Note, NoteRow};
-use super::{Store, StoreError, to_i64, to_usize};
+use super::{Store, StoreError, insert_rows, to_i64, to_usize};
 
 impl Store {
     /// The notifications for `userid`, oldest first, after note number `after`.
@@ -75,17 +75,18 @@ pub(super) fn insert_notes(
     notes: &[Note],
     now: i64,
 ) -> Result<(), StoreError> {
-    let mut stmt = tx.prepare_cached(
+    insert_rows(
+        tx,
         "INSERT INTO outbox(userid, game_id, at, subject, body) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?;
-    for n in notes {
-        stmt.execute(params![
-            n.userid,
-            n.game_id.or(Some(id)),
-            now,
-            n.subject,
-            n.body
-        ])?;
-    }
-    Ok(())
+        notes.iter().map(|n| {
+            let game_id = n.game_id.or(Some(id));
+            (
+                n.userid.as_str(),
+                game_id,
+                now,
+                n.subject.as_str(),
+                n.body.as_str(),
+            )
+        }),
+    )
 }
