@@ -1,15 +1,14 @@
 //! What every game of the protocol is: [`ProtocolGame`], the `go` request it searches,
 //! and the helpers the games share for their `info` lines and check options.
 
-#[cfg(feature = "cli")]
 use std::fmt::Display;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use ploy_search::Limits;
 #[cfg(feature = "cli")]
 use ploy_search::{Info, Score};
+use ploy_search::{Limits, SearchOptions};
 
 use super::{Job, Out, SearchJob};
 #[cfg(feature = "cli")]
@@ -153,6 +152,70 @@ pub(super) fn count_from(mut limits: Limits, received: Instant, pondering: bool)
         limits.hard_time = limits.hard_time.map(|t| t.saturating_sub(late));
     }
     limits
+}
+
+/// The `bestmove` line of a search's answer: `bestmove none` without a move, and with the
+/// `Ponder` option the expected reply (the principal variation's second move, when the
+/// variation starts with the best move). `show` writes a move in the game's notation.
+pub(super) fn bestmove_line<M: Copy + PartialEq, D: Display>(
+    best: Option<M>,
+    pv: &[M],
+    ponder_move: bool,
+    show: impl Fn(M) -> D,
+) -> String {
+    let Some(mv) = best else {
+        return "bestmove none".to_owned();
+    };
+    let mut line = format!("bestmove {}", show(mv));
+    if ponder_move {
+        if let Some(&reply) = pv.get(1).filter(|_| pv[0] == mv) {
+            line.push_str(&format!(" ponder {}", show(reply)));
+        }
+    }
+    line
+}
+
+/// The answer to `go` in a game that is over: an `info string game over: RESULT` line, then
+/// `bestmove none`.
+pub(super) fn game_over(out: &Out, result: impl Display) -> String {
+    super::say(out, &format!("info string game over: {result}"));
+    "bestmove none".to_owned()
+}
+
+/// The search options of `request` for a game whose moves `read` reads: only the
+/// `searchmoves` (checked now), the `MultiPV` lines, `go mate N` as `mate_plies(N)` plies,
+/// and pondering.
+pub(super) fn search_options<M>(
+    request: &GoRequest,
+    read: impl Fn(&str) -> Result<M, String>,
+    mate_plies: impl Fn(u32) -> u32,
+) -> Result<SearchOptions<M>, String> {
+    let mut root_moves = Vec::new();
+    for text in &request.searchmoves {
+        root_moves.push(read(text).map_err(|e| format!("`go searchmoves`: {e}"))?);
+    }
+    let mut options = SearchOptions::default()
+        .with_root_moves(root_moves)
+        .with_lines(request.lines);
+    if let Some(n) = request.mate {
+        options = options.with_mate_plies(mate_plies(n));
+    }
+    if let Some(flag) = &request.ponder {
+        options = options.with_ponder(flag.clone());
+    }
+    Ok(options)
+}
+
+/// The lines `d` writes for a game: its position string and its outcome (`ongoing` while
+/// it goes on).
+pub(super) fn show_lines(position: impl Display, outcome: Option<String>) -> Vec<String> {
+    vec![
+        format!("info string position {position}"),
+        format!(
+            "info string outcome {}",
+            outcome.unwrap_or_else(|| "ongoing".to_owned())
+        ),
+    ]
 }
 
 #[cfg(test)]

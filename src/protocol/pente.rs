@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use pente::{Analysis, Evaluation, Move, Position, Rules, Size, Strength};
 use ploy_search::{Config, Limits};
 
-use super::game::{GoRequest, ProtocolGame, count_from};
+use super::game::{GoRequest, ProtocolGame, bestmove_line, count_from, game_over, show_lines};
 use super::game::{info_text, share_percent, split_at_moves, start_words, yes_no};
 use super::{Engines, Job, Out, QUOTE, SearchJob, excerpt, say};
 
@@ -158,13 +158,7 @@ impl ProtocolGame for PenteProtocol {
     }
 
     fn show(&self) -> Vec<String> {
-        vec![
-            format!("info string position {}", self.pos),
-            format!(
-                "info string outcome {}",
-                result_text(&self.pos).unwrap_or_else(|| "ongoing".to_owned())
-            ),
-        ]
+        show_lines(&self.pos, result_text(&self.pos))
     }
 
     fn clock_letters(&self) -> (&'static [char], char) {
@@ -182,8 +176,7 @@ impl ProtocolGame for PenteProtocol {
         let pos = self.pos.clone();
         Ok(Box::new(move |engines: &mut Engines| {
             if let Some(result) = result_text(&pos) {
-                say(&out, &format!("info string game over: {result}"));
-                return "bestmove none".to_owned();
+                return game_over(&out, result);
             }
             let engine = engines.pente();
             let view = pos.turn().name();
@@ -219,18 +212,7 @@ impl ProtocolGame for PenteProtocol {
                 // The threat search's proven win, which reports no iteration.
                 say(&out, &format!("info {}", analysis_text(&a, view)));
             }
-            match a.best_move {
-                Some(mv) => {
-                    let mut line = format!("bestmove {mv}");
-                    if request.ponder_move {
-                        if let Some(reply) = a.pv.get(1).filter(|_| a.pv[0] == mv) {
-                            line.push_str(&format!(" ponder {reply}"));
-                        }
-                    }
-                    line
-                }
-                None => "bestmove none".to_owned(),
-            }
+            bestmove_line(a.best_move, &a.pv, request.ponder_move, |mv| mv)
         }))
     }
 }

@@ -3,9 +3,11 @@
 
 use ploy_core::{BareCommander, Elimination, PartnerElimination, Rotation, Seat};
 use ploy_notation::{PositionString, UniversityMove};
-use ploy_search::SearchOptions;
 
-use super::game::{GoRequest, ProtocolGame, count_from, split_at_moves};
+use super::game::{
+    GoRequest, ProtocolGame, bestmove_line, count_from, game_over, search_options, show_lines,
+    split_at_moves,
+};
 use super::*;
 
 /// Ploy's settings: the rules new positions are played by, the variant of
@@ -215,18 +217,11 @@ impl ProtocolGame for PloyProtocol {
     }
 
     fn show(&self) -> Vec<String> {
-        let pos = self.game.position();
-        let outcome = match self.game.outcome() {
-            Some(o) => ploy_sheet::ResultText(Some(o)).to_string(),
-            None => "ongoing".to_owned(),
-        };
-        vec![
-            format!(
-                "info string position {}",
-                PositionString::from_position(pos)
-            ),
-            format!("info string outcome {outcome}"),
-        ]
+        let outcome = self
+            .game
+            .outcome()
+            .map(|o| ploy_sheet::ResultText(Some(o)).to_string());
+        show_lines(PositionString::from_position(self.game.position()), outcome)
     }
 
     fn clock_letters(&self) -> (&'static [char], char) {
@@ -242,27 +237,16 @@ impl ProtocolGame for PloyProtocol {
 
     fn search(&self, request: GoRequest, out: Out) -> Result<SearchJob, String> {
         let game = self.game.clone();
-        let mut root_moves = Vec::new();
-        for text in &request.searchmoves {
-            let mv = read_move(&game, text).map_err(|e| format!("`go searchmoves`: {e}"))?;
-            root_moves.push(mv);
-        }
-        let mut options = SearchOptions::default()
-            .with_root_moves(root_moves)
-            .with_lines(request.lines);
-        if let Some(n) = request.mate {
-            options = options.with_mate_plies(mate_plies(game.position(), n));
-        }
-        if let Some(flag) = &request.ponder {
-            options = options.with_ponder(flag.clone());
-        }
+        let options = search_options(
+            &request,
+            |text| read_move(&game, text),
+            |n| mate_plies(game.position(), n),
+        )?;
         Ok(Box::new(move |engines: &mut Engines| {
             if let Some(o) = game.outcome() {
                 // Decided, by the board or by a draw rule of the game (the position
                 // alone may still have moves): nothing to search.
-                let result = ploy_sheet::ResultText(Some(o));
-                say(&out, &format!("info string game over: {result}"));
-                return "bestmove none".to_owned();
+                return game_over(&out, ploy_sheet::ResultText(Some(o)));
             }
             let limits = count_from(request.limits, request.received, request.ponder.is_some());
             let result = engines
@@ -270,18 +254,12 @@ impl ProtocolGame for PloyProtocol {
                 .search_with(&game, &limits, &options, |info| {
                     say(&out, &format!("info {info}"));
                 });
-            match result.best_move {
-                Some(mv) => {
-                    let mut line = format!("bestmove {}", UniversityMove::from(mv));
-                    if request.ponder_move {
-                        if let Some(&reply) = result.pv.get(1).filter(|_| result.pv[0] == mv) {
-                            line.push_str(&format!(" ponder {}", UniversityMove::from(reply)));
-                        }
-                    }
-                    line
-                }
-                None => "bestmove none".to_owned(),
-            }
+            bestmove_line(
+                result.best_move,
+                &result.pv,
+                request.ponder_move,
+                UniversityMove::from,
+            )
         }))
     }
 }

@@ -3,10 +3,12 @@
 //! Pyloff's position strings, the `pyloff` crate's engine (paranoid for three and four
 //! players).
 
-use ploy_search::{Config, SearchOptions};
+use ploy_search::Config;
 use pyloff::{Evaluation, Move, Options, Outcome, Position, RuleSet, SearchPosition};
 
-use super::game::{GoRequest, ProtocolGame, count_from};
+use super::game::{
+    GoRequest, ProtocolGame, bestmove_line, count_from, game_over, search_options, show_lines,
+};
 use super::game::{info_text, split_at_moves, start_words, yes_no};
 use super::{Engines, Job, Out, QUOTE, SearchJob, excerpt, say};
 
@@ -191,13 +193,7 @@ impl ProtocolGame for PyloffProtocol {
     }
 
     fn show(&self) -> Vec<String> {
-        vec![
-            format!("info string position {}", self.pos),
-            format!(
-                "info string outcome {}",
-                result_text(&self.pos).unwrap_or_else(|| "ongoing".to_owned())
-            ),
-        ]
+        show_lines(&self.pos, result_text(&self.pos))
     }
 
     fn clock_letters(&self) -> (&'static [char], char) {
@@ -213,29 +209,20 @@ impl ProtocolGame for PyloffProtocol {
 
     fn search(&self, request: GoRequest, out: Out) -> Result<SearchJob, String> {
         let pos = self.pos.clone();
-        let mut root_moves = Vec::new();
-        for text in &request.searchmoves {
-            let mv = read_move(&pos, text).map_err(|e| format!("`go searchmoves`: {e}"))?;
-            root_moves.push(mv);
-        }
-        let mut options = SearchOptions::default()
-            .with_root_moves(root_moves)
-            .with_lines(request.lines);
-        if let Some(n) = request.mate {
-            // A forced win within `n` of the mover's own moves: the others move between
-            // his turns.
-            let players = u32::from(pos.players());
-            let plies = (n.clamp(1, 1000) - 1).saturating_mul(players) + 1;
-            options = options.with_mate_plies(plies);
-        }
-        if let Some(flag) = &request.ponder {
-            options = options.with_ponder(flag.clone());
-        }
+        let options = search_options(
+            &request,
+            |text| read_move(&pos, text),
+            |n| {
+                // A forced win within `n` of the mover's own moves: the others move between
+                // his turns.
+                let players = u32::from(pos.players());
+                (n.clamp(1, 1000) - 1).saturating_mul(players) + 1
+            },
+        )?;
         let hashes = self.hashes.clone();
         Ok(Box::new(move |engines: &mut Engines| {
             if let Some(result) = result_text(&pos) {
-                say(&out, &format!("info string game over: {result}"));
-                return "bestmove none".to_owned();
+                return game_over(&out, result);
             }
             let view = pos.to_move().number().to_string();
             let root = SearchPosition::new(pos.clone());
@@ -249,18 +236,7 @@ impl ProtocolGame for PyloffProtocol {
                 &options,
                 |info| say(&out, &format!("info {}", info_text(info, &view))),
             );
-            match r.best_move {
-                Some(mv) => {
-                    let mut line = format!("bestmove {mv}");
-                    if request.ponder_move {
-                        if let Some(reply) = r.pv.get(1).filter(|_| r.pv[0] == mv) {
-                            line.push_str(&format!(" ponder {reply}"));
-                        }
-                    }
-                    line
-                }
-                None => "bestmove none".to_owned(),
-            }
+            bestmove_line(r.best_move, &r.pv, request.ponder_move, |mv| mv)
         }))
     }
 }

@@ -2,7 +2,7 @@
 //! spirit of pbmserv, on SQLite.
 //!
 //! - [`game`]: the one trait, [`game::GameType`], through which the server reaches a game
-//!   ([`ploy_game::PloyType`], [`pente_game::PenteType`], [`pyloff_game::PyloffType`]).
+//!   ([`game::ploy::PloyType`], [`game::pente::PenteType`], [`game::pyloff::PyloffType`]).
 //! - [`store`]: all SQL, behind domain-level methods (SQLite, WAL, numbered migrations; the
 //!   append-only move log is the truth).
 //! - [`service`]: what the server does (accounts, challenges, moves, resignations, draw
@@ -48,8 +48,5 @@ pub mod command;
 pub mod game;
 pub mod http;
 pub mod page;
-pub mod pente_game;
-pub mod ploy_game;
-pub mod pyloff_game;
 pub mod service;
 pub mod store;

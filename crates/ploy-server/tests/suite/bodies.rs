@@ -2,11 +2,9 @@
 //! for a missing field, a field of the wrong type, bad JSON, an empty body; a body is read
 //! whatever its `Content-Type`, and of duplicate JSON keys the last one counts.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{Response, Server, post, signup, temp_dir};
+use crate::common::{Response, Server, post, signup, temp_dir};
 use serde_json::json;
 
 /// Sends `body` to `path` by POST with `content_type` (none if `None`).
@@ -23,7 +21,7 @@ fn send(
         "POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{kind}Content-Length: {}\r\n\r\n{body}",
         body.len()
     );
-    common::raw_with_timeout(addr, req.as_bytes(), Duration::from_secs(30)).expect("POST")
+    crate::common::raw_with_timeout(addr, req.as_bytes(), Duration::from_secs(30)).expect("POST")
 }
 
 /// The status and the message of a refusal (or of success, the body's `userid`).

@@ -7,12 +7,10 @@
 //! cargo test --release -p ploy-server --test load -- --ignored --nocapture
 //! ```
 
-mod common;
-
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::{Rng, Server, get, login, pick, request, signup, temp_dir, text};
+use crate::common::{Rng, Server, get, login, pick, request, signup, temp_dir, text};
 use ploy_core::{Game, Rules};
 use serde_json::json;
 
@@ -160,7 +158,7 @@ fn eight_clients_play_200_games_without_losing_or_doubling_a_move() {
     let server = Server::start(&dir.join("db"), &[]);
     let stats = run(&server, 8, 200, 8, Auth::Mixed);
     assert!(stats.moves >= 1000, "{} moves", stats.moves);
-    let check = common::ployd()
+    let check = crate::common::ployd()
         .arg("check")
         .arg("--db")
         .arg(&server.db)

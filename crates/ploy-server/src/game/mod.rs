@@ -14,6 +14,10 @@
 //! [`Registry`] erases the type of the state so that the server holds all game types in one
 //! list ([`DynGame`], [`Match`]).
 
+pub mod pente;
+pub mod ploy;
+pub mod pyloff;
+
 use std::fmt;
 use std::fmt::Write as _;
 use std::ops::RangeInclusive;
@@ -541,9 +545,9 @@ impl Registry {
     #[must_use]
     pub fn standard() -> Registry {
         let mut r = Registry::new();
-        r.add(crate::ploy_game::PloyType);
-        r.add(crate::pente_game::PenteType);
-        r.add(crate::pyloff_game::PyloffType);
+        r.add(ploy::PloyType);
+        r.add(pente::PenteType);
+        r.add(pyloff::PyloffType);
         r
     }
 

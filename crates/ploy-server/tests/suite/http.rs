@@ -1,13 +1,11 @@
 //! The HTTP API of a real `ployd serve` on a loopback port with a real database file.
 
-mod common;
-
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use common::{Rng, Server, get, login, pick, post, request, signup, temp_dir, text};
+use crate::common::{Rng, Server, get, login, pick, post, request, signup, temp_dir, text};
 use ploy_core::{Game, Rules, Variant};
 use serde_json::{Value, json};
 
@@ -568,7 +566,7 @@ fn malformed_and_oversized_requests_get_4xx() {
         format!("POST {moves} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 10\r\n\r\n{{}}").into_bytes(),
     ));
     for (what, req) in requests {
-        match common::raw_with_timeout(addr, &req, Duration::from_secs(3)) {
+        match crate::common::raw_with_timeout(addr, &req, Duration::from_secs(3)) {
             Ok(r) => {
                 assert!(
                     (400..500).contains(&r.status),
@@ -656,7 +654,7 @@ fn the_command_route_speaks_the_command_language() {
         "POST /api/command HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
-    let r = common::raw(addr, req.as_bytes()).unwrap();
+    let r = crate::common::raw(addr, req.as_bytes()).unwrap();
     assert_eq!(r.status, 200);
     let replies: Vec<Vec<&str>> = {
         let t = r.text();
@@ -685,7 +683,7 @@ fn the_command_route_speaks_the_command_language() {
         }
         req.push_str("\r\n");
         req.push_str(line);
-        common::raw(addr, req.as_bytes()).unwrap().text()
+        crate::common::raw(addr, req.as_bytes()).unwrap().text()
     };
     assert!(cmd("ploy propose 101 dave *", None).starts_with("error 403:"));
     assert!(cmd("ploy propose 101 erin *", Some(&cookie)).starts_with("error 403:"));

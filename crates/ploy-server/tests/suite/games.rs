@@ -2,12 +2,10 @@
 //! loopback port and through `ployd cmd`, each on a real database file, checked against an
 //! independent replay by the game crates.
 
-mod common;
-
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::{Cmd, Response, Rng, Server, get, post, signup, temp_dir};
+use crate::common::{Cmd, Response, Rng, Server, get, post, signup, temp_dir};
 use serde_json::{Value, json};
 
 /// Five in a row for White on 9x9: B5 C5 D5 E5 F5.
@@ -554,7 +552,7 @@ fn pente_and_pyloff_through_the_command_language() {
         "{inbox:?}"
     );
     drop(cmd);
-    let check = common::ployd()
+    let check = crate::common::ployd()
         .arg("check")
         .arg("--db")
         .arg(&db)
@@ -587,13 +585,13 @@ fn load_client(
         signup(addr, u, "pw");
     }
     let cookies = [
-        common::login(addr, &users[0], "pw"),
-        common::login(addr, &users[1], "pw"),
+        crate::common::login(addr, &users[0], "pw"),
+        crate::common::login(addr, &users[1], "pw"),
     ];
     let mut rng = Rng(n as u64 + 1);
     let mut boards: Vec<(i64, Value, Vec<String>)> = (0..games)
         .map(|_| {
-            let r = common::request(
+            let r = crate::common::request(
                 addr,
                 "POST",
                 "/api/games",
@@ -617,7 +615,7 @@ fn load_client(
             let mv = legal[rng.below(legal.len())].clone();
             let seat = s["to_move_seat"].as_u64().unwrap() as usize;
             let t = Instant::now();
-            let r = common::request(
+            let r = crate::common::request(
                 addr,
                 "POST",
                 &format!("/api/games/{id}/moves"),

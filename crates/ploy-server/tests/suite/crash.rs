@@ -1,14 +1,12 @@
 //! `ployd serve` killed with SIGKILL twice while 8 clients post moves without pause, and
 //! restarted each time: every acknowledged move is in the log and every game replays.
 
-mod common;
-
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-use common::{Rng, Server, pick, request, temp_dir, text};
+use crate::common::{Rng, Server, pick, request, temp_dir, text};
 use ploy_core::{Game, Rules};
 use serde_json::{Value, json};
 
@@ -35,7 +33,7 @@ fn until_up(
     method: &str,
     path: &str,
     body: Option<&Value>,
-) -> common::Response {
+) -> crate::common::Response {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let a = *addr.read().unwrap();
@@ -180,7 +178,7 @@ fn acknowledged_moves_survive_sigkill() {
         acked.load(Ordering::Relaxed)
     );
     server.kill();
-    let check = common::ployd()
+    let check = crate::common::ployd()
         .arg("check")
         .arg("--db")
         .arg(&server.db)

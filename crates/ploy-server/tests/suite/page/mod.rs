@@ -6,10 +6,7 @@
 //! Without Chromium the tests print a notice and pass; with `CI=true` they fail instead.
 //! The tests share one lock, so only one browser runs at a time.
 
-#[path = "../cdp/mod.rs"]
-mod cdp;
-#[path = "../common/mod.rs"]
-mod common;
+use crate::{cdp, common};
 mod pente;
 mod pyloff;
 

@@ -1,8 +1,6 @@
 //! The command language through `ployd cmd` (a child process, a real database file).
 
-mod common;
-
-use common::{Cmd, FAST, Rng, pick, ployd, temp_dir, text};
+use crate::common::{Cmd, FAST, Rng, pick, ployd, temp_dir, text};
 use ploy_core::{Game, Rules, Variant};
 
 /// The moves of a board (from `history`) and its status line.

@@ -1,0 +1,12 @@
+//! The integration tests of the crate, as one test binary (one link instead of one per
+//! file); each file is a module.
+
+mod bodies;
+mod cdp;
+mod commands;
+mod common;
+mod crash;
+mod games;
+mod http;
+mod load;
+mod page;
