@@ -1,6 +1,7 @@
 //! A set of squares in a `u128`.
 
 use crate::Square;
+use crate::bitset::{bit_set, bit_set_iter};
 use core::fmt;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
@@ -48,20 +49,6 @@ impl Bitboard {
     #[must_use]
     pub const fn contains(self, sq: Square) -> bool {
         self.0 >> sq.index() & 1 != 0
-    }
-
-    /// Number of squares in the set.
-    #[inline]
-    #[must_use]
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// Whether the set is empty.
-    #[inline]
-    #[must_use]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
     }
 
     /// Whether the set has at least one square.
@@ -132,12 +119,6 @@ impl From<Square> for Bitboard {
     }
 }
 
-impl FromIterator<Square> for Bitboard {
-    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
-        iter.into_iter().fold(Bitboard::EMPTY, Bitboard::with)
-    }
-}
-
 macro_rules! binop {
     ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt) => {
         impl $tr for Bitboard {
@@ -177,37 +158,13 @@ impl Not for Bitboard {
     }
 }
 
-impl IntoIterator for Bitboard {
-    type Item = Square;
-    type IntoIter = BitboardIter;
-    #[inline]
-    fn into_iter(self) -> BitboardIter {
-        self.iter()
-    }
-}
+bit_set!(Bitboard of Square, iter BitboardIter);
 
-/// Iterator over the squares of a [`Bitboard`], lowest index first.
-#[derive(Clone, Debug)]
-pub struct BitboardIter(u128);
-
-impl Iterator for BitboardIter {
-    type Item = Square;
-    #[inline]
-    fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            return None;
-        }
-        let i = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(Square::from_index_unchecked(i))
-    }
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for BitboardIter {}
+bit_set_iter!(
+    /// Iterator over the squares of a [`Bitboard`], lowest index first.
+    BitboardIter(u128) -> Square,
+    |i| Some(Square::from_index_unchecked(i))
+);
 
 impl fmt::Debug for Bitboard {
     /// A 9x9 picture, rank 9 first, `X` for a member and `.` otherwise.

@@ -1,5 +1,6 @@
 //! Directions and direction masks ("flags").
 
+use crate::bitset::{bit_set, bit_set_iter};
 use core::fmt;
 
 /// One of the eight directions a line on the board runs, clockwise from north.
@@ -157,25 +158,11 @@ impl Flags {
         self.0
     }
 
-    /// Number of flags.
-    #[inline]
-    #[must_use]
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
-    }
-
     /// Whether there is a flag in `dir`.
     #[inline]
     #[must_use]
     pub const fn contains(self, dir: Direction) -> bool {
         self.0 & (1 << dir as u8) != 0
-    }
-
-    /// Whether there are no flags.
-    #[inline]
-    #[must_use]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
     }
 
     /// The mask turned `steps` eighths of a turn clockwise (bit `k` to bit `(k + steps) % 8`).
@@ -223,20 +210,6 @@ impl From<Direction> for Flags {
     }
 }
 
-impl FromIterator<Direction> for Flags {
-    fn from_iter<I: IntoIterator<Item = Direction>>(iter: I) -> Flags {
-        iter.into_iter().fold(Flags::EMPTY, Flags::with)
-    }
-}
-
-impl IntoIterator for Flags {
-    type Item = Direction;
-    type IntoIter = FlagsIter;
-    fn into_iter(self) -> FlagsIter {
-        self.iter()
-    }
-}
-
 impl fmt::Debug for Flags {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Flags({}: ", self.0)?;
@@ -252,25 +225,10 @@ impl fmt::Debug for Flags {
     }
 }
 
-/// Iterator over the directions of a [`Flags`] mask.
-#[derive(Clone, Debug)]
-pub struct FlagsIter(u8);
+bit_set!(Flags of Direction, iter FlagsIter);
 
-impl Iterator for FlagsIter {
-    type Item = Direction;
-    #[inline]
-    fn next(&mut self) -> Option<Direction> {
-        if self.0 == 0 {
-            return None;
-        }
-        let i = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Direction::from_index(i)
-    }
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for FlagsIter {}
+bit_set_iter!(
+    /// Iterator over the directions of a [`Flags`] mask.
+    FlagsIter(u8) -> Direction,
+    |i| Direction::from_index(i)
+);

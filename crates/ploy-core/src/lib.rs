@@ -129,6 +129,7 @@
 #![forbid(unsafe_code)]
 
 mod bitboard;
+mod bitset;
 mod board;
 mod direction;
 mod game;

@@ -1,6 +1,7 @@
 //! Seats (players and colours), piece kinds and pieces.
 
 use crate::Flags;
+use crate::bitset::bit_set;
 use core::fmt;
 
 /// A seat at the table, which is also the colour of its pieces.
@@ -142,20 +143,6 @@ impl SeatSet {
         SeatSet(self.0 & !(1 << seat as u8))
     }
 
-    /// Number of seats in the set.
-    #[inline]
-    #[must_use]
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// Whether the set is empty.
-    #[inline]
-    #[must_use]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
     /// The only seat, if the set has exactly one.
     #[inline]
     #[must_use]
@@ -179,11 +166,7 @@ impl From<Seat> for SeatSet {
     }
 }
 
-impl FromIterator<Seat> for SeatSet {
-    fn from_iter<I: IntoIterator<Item = Seat>>(iter: I) -> SeatSet {
-        iter.into_iter().fold(SeatSet::EMPTY, SeatSet::with)
-    }
-}
+bit_set!(SeatSet of Seat);
 
 impl fmt::Debug for SeatSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -120,10 +120,10 @@ impl Paranoid {
 }
 
 impl SearchGame for Paranoid {
-    type Move = Move;
+    crate::position::ploy_move_codec!();
+
     /// The position's undo, and whether the bitboards were rebuilt.
     type Undo = (ploy_core::Undo, bool);
-    type Moves = SearchMoves;
 
     #[inline]
     fn side(&self) -> Side {
@@ -223,8 +223,6 @@ impl SearchGame for Paranoid {
             100.0 - crate::share::seat_share(&self.pos, self.root, -score)
         }
     }
-
-    crate::position::ploy_move_codec!();
 }
 
 /// The group of each colour of `pos` searched for `root`: 0 if `root` controls it, else 1.

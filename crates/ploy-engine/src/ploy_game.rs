@@ -81,10 +81,11 @@ macro_rules! dispatch {
 }
 
 impl SearchGame for PloyGame {
-    type Move = Move;
-    /// The position's undo, and (free-for-all) whether the bitboards were rebuilt.
-    type Undo = (ploy_core::Undo, bool);
-    type Moves = SearchMoves;
+    crate::position::ploy_move_codec!();
+
+    /// The free-for-all game's undo (the position's, and whether the bitboards were
+    /// rebuilt); the two-sided game's never rebuilds them.
+    type Undo = <Paranoid as SearchGame>::Undo;
 
     #[inline]
     fn side(&self) -> Side {
@@ -149,8 +150,6 @@ impl SearchGame for PloyGame {
     fn win_share(&self, score: crate::Score) -> f64 {
         dispatch!(self, g => SearchGame::win_share(g, score))
     }
-
-    crate::position::ploy_move_codec!();
 
     // The selective search's hints: the two-sided games' (a free-for-all game has none).
     const CONTINUATION_SIZE: usize = crate::tactics::CONTINUATION_SIZE;

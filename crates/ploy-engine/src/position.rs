@@ -2,7 +2,7 @@
 //! [`EvalPosition`] (a two-sided position with the evaluation's sets of squares kept up to
 //! date move by move), with their move list [`SearchMoves`].
 
-use crate::eval::layout::{VALID, WIDE};
+use crate::eval::layout::{VALID, WIDE, neighbours};
 use crate::eval::tracks::{BY_PARITY, Tracks};
 use crate::eval::{Evaluation, Tables, default_tables};
 use core::cell::Cell;
@@ -13,24 +13,7 @@ use std::sync::Arc;
 const OFF: u8 = 81;
 
 /// `NEIGHBOUR[d][sq]`: the square next to `sq` in direction `d`, or `OFF`.
-static NEIGHBOUR: [[u8; 81]; 8] = {
-    const D: [(i8, i8); 8] = ploy_core::Direction::DELTAS;
-    let mut t = [[OFF; 81]; 8];
-    let mut d = 0;
-    while d < 8 {
-        let mut i = 0;
-        while i < 81 {
-            let f = (i % 9) as i8 + D[d].0;
-            let r = (i / 9) as i8 + D[d].1;
-            if f >= 0 && f < 9 && r >= 0 && r < 9 {
-                t[d][i] = (r * 9 + f) as u8;
-            }
-            i += 1;
-        }
-        d += 1;
-    }
-    t
-};
+static NEIGHBOUR: [[u8; 81]; 8] = neighbours(9, OFF);
 
 /// The squares a piece on `sq` with direction mask `flags` and `range` reaches along its
 /// lines: empty squares and the first occupied square on each line (of either colour).
@@ -72,11 +55,72 @@ fn kind_order(kind: PieceKind) -> i32 {
     }
 }
 
-/// The move codec and history slots every `SearchGame` impl over ploy-core's [`Move`]
-/// shares: the packed 16-bit move, and one history slot per from/to pair (a shield's turns
-/// after moving share a slot).
+/// The [`SearchGame`] items every wrapper of a Ploy [`Position`] answers from the position
+/// alone (`$s => $pos` names the position inside `self`): the side to move, the hash, the
+/// result, the view and win share, and the tests and order of moves.
+///
+/// The side is the seat to move's parity: in partnership games teams are seats 0+2 and 1+3.
+/// (In a free-for-all game that pairing means nothing: search those as
+/// [`Paranoid`](crate::Paranoid).)
+macro_rules! ploy_queries {
+    ($s:ident => $pos:expr) => {
+        #[inline]
+        fn side(&self) -> Side {
+            let $s = self;
+            Side(($pos.turn().index() & 1) as u8)
+        }
+
+        #[inline]
+        fn hash(&self) -> u64 {
+            let $s = self;
+            $pos.hash()
+        }
+
+        #[inline]
+        fn terminal(&self) -> Option<Terminal> {
+            let $s = self;
+            terminal_of(&$pos)
+        }
+
+        fn view(&self) -> Option<&'static str> {
+            let $s = self;
+            Some(crate::share::view_of(&$pos))
+        }
+
+        fn win_share(&self, score: crate::Score) -> f64 {
+            let $s = self;
+            crate::win_share(&$pos, score)
+        }
+
+        #[inline]
+        fn is_legal(&self, mv: Move) -> bool {
+            let $s = self;
+            $pos.is_legal(mv)
+        }
+
+        #[inline]
+        fn is_capture(&self, mv: Move) -> bool {
+            let $s = self;
+            is_capture_in(&$pos, mv)
+        }
+
+        #[inline]
+        fn capture_order(&self, mv: Move) -> i32 {
+            let $s = self;
+            capture_order_in(&$pos, mv)
+        }
+    };
+}
+pub(crate) use ploy_queries;
+
+/// The move types, codec and history slots every `SearchGame` impl over ploy-core's
+/// [`Move`] shares: moves in a [`SearchMoves`], the packed 16-bit move, and one history slot
+/// per from/to pair (a shield's turns after moving share a slot).
 macro_rules! ploy_move_codec {
     () => {
+        type Move = Move;
+        type Moves = SearchMoves;
+
         #[inline]
         fn move_to_u16(mv: Move) -> u16 {
             mv.to_u16()
@@ -131,16 +175,29 @@ pub(crate) fn captures_of(pos: &Position, moves: &mut MoveList) {
         while targets != 0 {
             let to = sq(targets.trailing_zeros());
             targets &= targets - 1;
-            if kind == PieceKind::Shield {
-                let mut r = shield_rots;
-                while r != 0 {
-                    moves.push(Move::new(from, to, r.trailing_zeros() as u8));
-                    r &= r - 1;
-                }
-            } else {
-                moves.push(Move::new(from, to, 0));
-            }
+            push_capture(moves, from, to, kind == PieceKind::Shield, shield_rots);
         }
+    }
+}
+
+/// Appends the captures from `from` on `to`: a shield's one per rotation in
+/// `shield_rotations` (bit `r` for `r` steps), any other piece's one without turning.
+#[inline(always)]
+pub(crate) fn push_capture(
+    moves: &mut MoveList,
+    from: Square,
+    to: Square,
+    shield: bool,
+    shield_rotations: u8,
+) {
+    if shield {
+        let mut r = shield_rotations;
+        while r != 0 {
+            moves.push(Move::new(from, to, r.trailing_zeros() as u8));
+            r &= r - 1;
+        }
+    } else {
+        moves.push(Move::new(from, to, 0));
     }
 }
 
@@ -236,26 +293,9 @@ impl core::ops::DerefMut for PlainPosition {
 }
 
 impl SearchGame for PlainPosition {
-    type Move = Move;
+    crate::position::ploy_move_codec!();
+
     type Undo = ploy_core::Undo;
-    type Moves = SearchMoves;
-
-    /// The side of the seat to move; in partnership games teams are seats 0+2 and 1+3. (In a
-    /// free-for-all game that pairing means nothing: search those as [`Paranoid`](crate::Paranoid).)
-    #[inline]
-    fn side(&self) -> Side {
-        Side((self.0.turn().index() & 1) as u8)
-    }
-
-    #[inline]
-    fn hash(&self) -> u64 {
-        self.0.hash()
-    }
-
-    #[inline]
-    fn terminal(&self) -> Option<Terminal> {
-        terminal_of(&self.0)
-    }
 
     #[inline]
     fn generate(&self, moves: &mut SearchMoves) {
@@ -264,21 +304,6 @@ impl SearchGame for PlainPosition {
 
     fn generate_captures(&self, moves: &mut SearchMoves) {
         captures_of(&self.0, &mut moves.0);
-    }
-
-    #[inline]
-    fn is_legal(&self, mv: Move) -> bool {
-        self.0.is_legal(mv)
-    }
-
-    #[inline]
-    fn is_capture(&self, mv: Move) -> bool {
-        is_capture_in(&self.0, mv)
-    }
-
-    #[inline]
-    fn capture_order(&self, mv: Move) -> i32 {
-        capture_order_in(&self.0, mv)
     }
 
     #[inline]
@@ -291,15 +316,7 @@ impl SearchGame for PlainPosition {
         self.0.unmake_move(mv, undo);
     }
 
-    fn view(&self) -> Option<&'static str> {
-        Some(crate::share::view_of(&self.0))
-    }
-
-    fn win_share(&self, score: crate::Score) -> f64 {
-        crate::win_share(&self.0, score)
-    }
-
-    crate::position::ploy_move_codec!();
+    crate::position::ploy_queries!(s => s.0);
     crate::tactics::ploy_tactics!(s => s.0);
 }
 
@@ -407,32 +424,9 @@ impl core::ops::Deref for EvalPosition {
 }
 
 impl SearchGame for EvalPosition {
-    type Move = Move;
+    crate::position::ploy_move_codec!();
+
     type Undo = ploy_core::Undo;
-    type Moves = SearchMoves;
-
-    #[inline]
-    fn side(&self) -> Side {
-        Side((self.pos.turn().index() & 1) as u8)
-    }
-
-    #[inline]
-    fn hash(&self) -> u64 {
-        self.pos.hash()
-    }
-
-    #[inline]
-    fn terminal(&self) -> Option<Terminal> {
-        terminal_of(&self.pos)
-    }
-
-    fn view(&self) -> Option<&'static str> {
-        Some(crate::share::view_of(&self.pos))
-    }
-
-    fn win_share(&self, score: crate::Score) -> f64 {
-        crate::win_share(&self.pos, score)
-    }
 
     #[inline]
     fn generate(&self, moves: &mut SearchMoves) {
@@ -470,21 +464,6 @@ impl SearchGame for EvalPosition {
     }
 
     #[inline]
-    fn is_legal(&self, mv: Move) -> bool {
-        self.pos.is_legal(mv)
-    }
-
-    #[inline]
-    fn is_capture(&self, mv: Move) -> bool {
-        is_capture_in(&self.pos, mv)
-    }
-
-    #[inline]
-    fn capture_order(&self, mv: Move) -> i32 {
-        capture_order_in(&self.pos, mv)
-    }
-
-    #[inline]
     fn make(&mut self, mv: Move) -> ploy_core::Undo {
         let psqt = self.tables.of(self.pos.variant());
         let undo = self.tracks.make(&mut self.pos, mv, psqt);
@@ -505,7 +484,7 @@ impl SearchGame for EvalPosition {
             .unmake(&mut self.pos, mv, undo, &BY_PARITY, psqt);
     }
 
-    crate::position::ploy_move_codec!();
+    crate::position::ploy_queries!(s => s.pos);
     crate::tactics::ploy_tactics!(s => s.pos);
 }
 

@@ -7,7 +7,7 @@
 //! the generic defaults (no check extension, no null move, no exchange pruning), since
 //! there the next mover after a capture, and who gains by it, depend on the seats' order.
 
-use ploy_core::{Move, Position, Seat, Square, Variant};
+use ploy_core::{Board, Move, Piece, Position, Seat, Square, Variant};
 
 /// Rough piece values for exchanges and delta pruning, indexed by [`PieceKind::index`]:
 /// shield, probe, lance, commander. The commander's value stands for the lost game.
@@ -99,27 +99,39 @@ pub(crate) fn in_check(pos: &Position) -> bool {
 #[inline]
 fn attacked(pos: &Position, to: usize, side: u128, occ: u128) -> bool {
     let board = pos.board();
-    for d in 0..8 {
-        // Walk away from `to` opposite to `d`: the first piece met may come back along `d`.
-        for (dist, &s) in RAY[(d + 4) & 7][to].iter().enumerate() {
-            if s == OFF {
-                break;
-            }
-            let bit = 1u128 << s;
-            if occ & bit == 0 {
-                continue;
-            }
-            if side & bit != 0 {
-                if let Some(p) = board.piece_at(square(s)) {
-                    if p.flags().bits() & (1 << d) != 0 && usize::from(p.kind().range()) > dist {
-                        return true;
-                    }
-                }
-            }
+    (0..8).any(|d| attacker_along(board, to, d, side, occ).is_some())
+}
+
+/// The piece of `side` (a set of squares) that reaches square `to` over `occ` by moving in
+/// direction `d`, with its square: the first piece on the ray from `to` opposite to `d`,
+/// if it is of `side`, has a flag in `d` and its range reaches.
+#[inline(always)]
+fn attacker_along(
+    board: &Board,
+    to: usize,
+    d: usize,
+    side: u128,
+    occ: u128,
+) -> Option<(u8, Piece)> {
+    // Walk away from `to` opposite to `d`: the first piece met may come back along `d`.
+    for (dist, &s) in RAY[(d + 4) & 7][to].iter().enumerate() {
+        if s == OFF {
             break;
         }
+        let bit = 1u128 << s;
+        if occ & bit == 0 {
+            continue;
+        }
+        if side & bit != 0 {
+            if let Some(p) = board.piece_at(square(s)) {
+                if p.flags().bits() & (1 << d) != 0 && usize::from(p.kind().range()) > dist {
+                    return Some((s, p));
+                }
+            }
+        }
+        break;
     }
-    false
+    None
 }
 
 #[inline]
@@ -168,7 +180,7 @@ pub(crate) fn capture_value(pos: &Position, mv: Move) -> Option<i32> {
 /// What taking `victim` is worth: its value, or the game's when it is the commander or the
 /// last piece beside it (a side left with only its commander has lost).
 #[inline]
-fn victim_value(pos: &Position, victim: ploy_core::Piece) -> i32 {
+fn victim_value(pos: &Position, victim: Piece) -> i32 {
     if pos.board().count_colour(victim.colour()) <= 2 {
         PIECE_VALUES[3]
     } else {
@@ -183,28 +195,11 @@ fn least_attacker(pos: &Position, to: usize, side: u128, occ: u128) -> Option<(u
     let board = pos.board();
     let mut best: Option<(usize, i32)> = None;
     for d in 0..8 {
-        // Walk away from `to` opposite to `d`: the first piece met may come back along `d`.
-        let back = &RAY[(d + 4) & 7][to];
-        for (dist, &s) in back.iter().enumerate() {
-            if s == OFF {
-                break;
+        if let Some((s, p)) = attacker_along(board, to, d, side, occ) {
+            let v = PIECE_VALUES[p.kind().index()];
+            if best.is_none_or(|(_, b)| v < b) {
+                best = Some((usize::from(s), v));
             }
-            let bit = 1u128 << s;
-            if occ & bit == 0 {
-                continue;
-            }
-            if side & bit != 0 {
-                if let Some(p) = board.piece_at(square(s)) {
-                    let kind = p.kind();
-                    if p.flags().bits() & (1 << d) != 0 && usize::from(kind.range()) > dist {
-                        let v = PIECE_VALUES[kind.index()];
-                        if best.is_none_or(|(_, b)| v < b) {
-                            best = Some((usize::from(s), v));
-                        }
-                    }
-                }
-            }
-            break;
         }
     }
     best
@@ -344,9 +339,10 @@ mod tests {
         let pos = position(&backed, Seat::Green);
         assert_eq!(exchange_value(&pos, take), Some(180));
         // A lance taking a shield defended by a shield loses: 100 - 280.
+        // The same commanders.
         let lance_takes = [
-            (Seat::Green, 170, Square::A1),
-            (Seat::Red, 170, Square::I9),
+            base[0],
+            base[1],
             (Seat::Green, 0b111, Square::E3),
             (Seat::Red, 1, Square::E5),
             (Seat::Red, 16, Square::E6),

@@ -16,17 +16,20 @@ pub(crate) fn start_from_text(
     rules: Rules,
     text: Option<&str>,
 ) -> Result<Position, ReadErrorKind> {
-    match text {
-        None => Ok(Position::start(variant, rules)),
-        Some(t) => same_variant(
-            variant,
-            read_position(t, rules).map_err(ReadErrorKind::Start)?,
-        ),
-    }
+    start_position(variant, rules, text.map(|t| read_position(t, rules)))
 }
 
-/// `pos`, if it belongs to `variant`.
-fn same_variant(variant: Variant, pos: Position) -> Result<Position, ReadErrorKind> {
+/// The start position as read (`None`: the variant's standard start), if it was read and
+/// belongs to `variant`.
+fn start_position(
+    variant: Variant,
+    rules: Rules,
+    read: Option<Result<Position, ReadPositionError>>,
+) -> Result<Position, ReadErrorKind> {
+    let Some(read) = read else {
+        return Ok(Position::start(variant, rules));
+    };
+    let pos = read.map_err(ReadErrorKind::Start)?;
     if pos.variant() == variant {
         Ok(pos)
     } else {
@@ -58,14 +61,8 @@ pub(crate) fn start_from_string(
     rules: Rules,
     start: Option<&PositionString>,
 ) -> Result<Position, ReadErrorKind> {
-    match start {
-        None => Ok(Position::start(variant, rules)),
-        Some(s) => same_variant(
-            variant,
-            s.to_position(rules)
-                .map_err(|e| ReadErrorKind::Start(ReadPositionError::Invalid(e)))?,
-        ),
-    }
+    let read = start.map(|s| s.to_position(rules).map_err(ReadPositionError::Invalid));
+    start_position(variant, rules, read)
 }
 
 /// The error for move text that is malformed.

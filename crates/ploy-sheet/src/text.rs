@@ -286,42 +286,38 @@ fn parse_variant(v: &str) -> Result<Variant, ReadErrorKind> {
 }
 
 fn parse_elimination(v: &str) -> Result<Elimination, ReadErrorKind> {
-    match squash(v).as_str() {
-        "strict" => Ok(Elimination::Strict),
-        "relaxed" => Ok(Elimination::Relaxed),
-        _ => Err(value_error(Key::Elimination, "`strict` or `relaxed`", v)),
-    }
+    let names = [
+        ("strict", Elimination::Strict),
+        ("relaxed", Elimination::Relaxed),
+    ];
+    parse_choice(Key::Elimination, v, &names, "`strict` or `relaxed`")
 }
 
 fn parse_rotation(v: &str) -> Result<Rotation, ReadErrorKind> {
-    match squash(v).as_str() {
-        "any" => Ok(Rotation::Any),
-        "singlestep" => Ok(Rotation::SingleStep),
-        _ => Err(value_error(Key::Rotation, "`any` or `single-step`", v)),
-    }
+    let names = [("any", Rotation::Any), ("singlestep", Rotation::SingleStep)];
+    parse_choice(Key::Rotation, v, &names, "`any` or `single-step`")
 }
 
 fn parse_bool(key: Key, v: &str) -> Result<bool, ReadErrorKind> {
-    match squash(v).as_str() {
-        "yes" | "on" | "true" => Ok(true),
-        "no" | "off" | "false" => Ok(false),
-        _ => Err(value_error(key, "`yes` or `no`", v)),
-    }
+    let names = [
+        ("yes", true),
+        ("on", true),
+        ("true", true),
+        ("no", false),
+        ("off", false),
+        ("false", false),
+    ];
+    parse_choice(key, v, &names, "`yes` or `no`")
 }
 
 fn parse_limit(v: &str) -> Result<Option<u16>, ReadErrorKind> {
     let s = squash(v);
-    match s.as_str() {
-        "none" | "no" | "off" => Ok(None),
-        _ if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
-            s.parse().map(Some).map_err(|_| {
-                value_error(
-                    Key::NoCaptureLimit,
-                    "a number of plies up to 65535 or `none`",
-                    v,
-                )
-            })
-        }
+    if matches!(s.as_str(), "none" | "no" | "off") {
+        return Ok(None);
+    }
+    let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match s.parse() {
+        Ok(plies) if digits => Ok(Some(plies)),
         _ => Err(value_error(
             Key::NoCaptureLimit,
             "a number of plies up to 65535 or `none`",
@@ -331,23 +327,40 @@ fn parse_limit(v: &str) -> Result<Option<u16>, ReadErrorKind> {
 }
 
 fn parse_partner(v: &str) -> Result<PartnerElimination, ReadErrorKind> {
-    match squash(v).as_str() {
-        "absorbed" => Ok(PartnerElimination::Absorbed),
-        "playson" => Ok(PartnerElimination::PlaysOn),
-        _ => Err(value_error(
-            Key::PartnerElimination,
-            "`absorbed` or `plays on`",
-            v,
-        )),
-    }
+    let names = [
+        ("absorbed", PartnerElimination::Absorbed),
+        ("playson", PartnerElimination::PlaysOn),
+    ];
+    parse_choice(
+        Key::PartnerElimination,
+        v,
+        &names,
+        "`absorbed` or `plays on`",
+    )
 }
 
 fn parse_bare(v: &str) -> Result<BareCommander, ReadErrorKind> {
-    match squash(v).as_str() {
-        "stays" => Ok(BareCommander::Stays),
-        "removed" => Ok(BareCommander::Removed),
-        _ => Err(value_error(Key::BareCommander, "`stays` or `removed`", v)),
-    }
+    let names = [
+        ("stays", BareCommander::Stays),
+        ("removed", BareCommander::Removed),
+    ];
+    parse_choice(Key::BareCommander, v, &names, "`stays` or `removed`")
+}
+
+/// The value of `key` whose name in `names` is `v` squashed; `expected` says which names
+/// are allowed when none is.
+fn parse_choice<T: Copy>(
+    key: Key,
+    v: &str,
+    names: &[(&str, T)],
+    expected: &'static str,
+) -> Result<T, ReadErrorKind> {
+    let text = squash(v);
+    names
+        .iter()
+        .find(|(name, _)| *name == text)
+        .map(|&(_, value)| value)
+        .ok_or_else(|| value_error(key, expected, v))
 }
 
 /// The rule rows a writer writes: every option, except the four-player ones in a game where

@@ -577,12 +577,7 @@ impl Position {
                 self.check(mv)?;
                 if mv == Move::Swap {
                     // The single piece on the board becomes player 2's.
-                    let x = self
-                        .owner
-                        .iter()
-                        .position(|&c| c != 0)
-                        .expect("one piece on the board after the first move");
-                    self.set(x as u16, 2);
+                    self.set(self.only_piece(), 2);
                 }
                 self.advance();
                 Ok(undo)
@@ -634,6 +629,16 @@ impl Position {
             self.counts[usize::from(owner) - 1] -= 1;
             self.hash ^= piece_key(y, owner);
         }
+    }
+
+    /// The point of the single piece on the board when the swap is played or taken back.
+    fn only_piece(&self) -> u16 {
+        let x = self
+            .owner
+            .iter()
+            .position(|&c| c != 0)
+            .expect("one piece on the board at the swap");
+        x as u16
     }
 
     /// Sets the owner of an occupied point (the swap).
@@ -690,12 +695,7 @@ impl Position {
             self.counts[usize::from(c) - 1] -= 1;
             self.hash ^= piece_key(x, c);
         } else if undo.swapped {
-            let x = self
-                .owner
-                .iter()
-                .position(|&c| c != 0)
-                .expect("the swapped piece");
-            self.set(x as u16, 1);
+            self.set(self.only_piece(), 1);
         }
     }
 }

@@ -309,31 +309,20 @@ fn parse_header(line: usize, words: &[&str]) -> Result<Options, RecordError> {
         let (key, value) = word
             .split_once('=')
             .ok_or_else(|| syntax(line, format!("`{}` is not key=value", excerpt(word))))?;
-        let slot_taken = || syntax(line, format!("`{key}` given twice"));
-        match key {
-            "size" => {
-                let v: u8 = value
-                    .parse()
-                    .map_err(|_| syntax(line, format!("size `{}`", excerpt(value))))?;
-                if size.replace(v).is_some() {
-                    return Err(slot_taken());
-                }
-            }
-            "players" => {
-                let v: u8 = value
-                    .parse()
-                    .map_err(|_| syntax(line, format!("players `{}`", excerpt(value))))?;
-                if players.replace(v).is_some() {
-                    return Err(slot_taken());
-                }
-            }
+        // The size and the number of players are numbers; an error names the key.
+        let number = || {
+            value
+                .parse::<u8>()
+                .map_err(|_| syntax(line, format!("{key} `{}`", excerpt(value))))
+        };
+        let first = match key {
+            "size" => size.replace(number()?).is_none(),
+            "players" => players.replace(number()?).is_none(),
             "rules" => {
                 let v: RuleSet = value
                     .parse()
                     .map_err(|e: OptionsError| syntax(line, e.to_string()))?;
-                if rules.replace(v).is_some() {
-                    return Err(slot_taken());
-                }
+                rules.replace(v).is_none()
             }
             other => {
                 return Err(syntax(
@@ -341,6 +330,9 @@ fn parse_header(line: usize, words: &[&str]) -> Result<Options, RecordError> {
                     format!("unknown option `{}` (size, players, rules)", excerpt(other)),
                 ));
             }
+        };
+        if !first {
+            return Err(syntax(line, format!("`{key}` given twice")));
         }
     }
     let (Some(size), Some(players), Some(rules)) = (size, players, rules) else {

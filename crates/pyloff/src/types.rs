@@ -461,28 +461,23 @@ mod serde_text {
     use super::{Cell, Move};
     use serde::{Deserialize, Deserializer, Serialize, Serializer, de::Error};
 
-    impl Serialize for Cell {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            s.collect_str(self)
-        }
+    /// Each type travels as its text: written with `Display`, read back with `FromStr`.
+    macro_rules! as_text {
+        ($($t:ty),+) => {$(
+            impl Serialize for $t {
+                fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    s.collect_str(self)
+                }
+            }
+            impl<'de> Deserialize<'de> for $t {
+                fn deserialize<D: Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                    let s = String::deserialize(d)?;
+                    s.parse().map_err(D::Error::custom)
+                }
+            }
+        )+};
     }
-    impl<'de> Deserialize<'de> for Cell {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Cell, D::Error> {
-            let s = String::deserialize(d)?;
-            s.parse().map_err(D::Error::custom)
-        }
-    }
-    impl Serialize for Move {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            s.collect_str(self)
-        }
-    }
-    impl<'de> Deserialize<'de> for Move {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Move, D::Error> {
-            let s = String::deserialize(d)?;
-            s.parse().map_err(D::Error::custom)
-        }
-    }
+    as_text!(Cell, Move);
 }
 
 /// How a finished game ended.

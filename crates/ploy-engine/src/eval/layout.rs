@@ -47,10 +47,11 @@ pub(crate) const VALID: u128 = {
 /// flags (bit 0 north, then clockwise).
 const DELTA: [(i8, i8); 8] = ploy_core::Direction::DELTAS;
 
-/// `STEP[d][w]`: the 10-wide index of the square next to 10-wide square `w` in direction
-/// `d`, or [`OFF`] (also for guard bits).
-pub(crate) static STEP: [[u8; 90]; 8] = {
-    let mut t = [[OFF; 90]; 8];
+/// `t[d][s]`: the square next to square `s` in direction `d`, or `off`, for a board whose
+/// rows are `width` wide (9: squares by index; 10: the 10-wide layout, whose guard bits are
+/// all `off`). `N` is `9 * width`. Builds both [`STEP`] and the search's table of neighbours.
+pub(crate) const fn neighbours<const N: usize>(width: usize, off: u8) -> [[u8; N]; 8] {
+    let mut t = [[off; N]; 8];
     let mut d = 0;
     while d < 8 {
         let mut i = 0;
@@ -58,14 +59,18 @@ pub(crate) static STEP: [[u8; 90]; 8] = {
             let f = (i % 9) as i8 + DELTA[d].0;
             let r = (i / 9) as i8 + DELTA[d].1;
             if f >= 0 && f < 9 && r >= 0 && r < 9 {
-                t[d][i + i / 9] = (r * 10 + f) as u8;
+                t[d][i / 9 * width + i % 9] = (r as usize * width + f as usize) as u8;
             }
             i += 1;
         }
         d += 1;
     }
     t
-};
+}
+
+/// `STEP[d][w]`: the 10-wide index of the square next to 10-wide square `w` in direction
+/// `d`, or [`OFF`] (also for guard bits).
+pub(crate) static STEP: [[u8; 90]; 8] = neighbours(10, OFF);
 
 /// The squares `n` steps away from each square along one of the eight lines.
 const fn ring(n: usize) -> [u128; 90] {

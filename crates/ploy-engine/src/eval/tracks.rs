@@ -5,6 +5,7 @@
 use super::layout::{
     KIND_OF, RING1, RING2, VALID, bit, for_each, narrow, piece_reach, popcount, sparse_count, wide,
 };
+use crate::position::push_capture;
 use core::cell::Cell;
 use ploy_core::{Move, Position, Undo};
 
@@ -333,16 +334,8 @@ impl Tracks {
                 if self.reach[f] & tb == 0 {
                     return;
                 }
-                let from = narrow(f);
-                if KIND_OF[self.masks[f] as usize] == 0 {
-                    let mut r = shield_rotations;
-                    while r != 0 {
-                        moves.push(Move::new(from, to, r.trailing_zeros() as u8));
-                        r &= r - 1;
-                    }
-                } else {
-                    moves.push(Move::new(from, to, 0));
-                }
+                let shield = KIND_OF[self.masks[f] as usize] == 0;
+                push_capture(moves, narrow(f), to, shield, shield_rotations);
             });
         });
     }

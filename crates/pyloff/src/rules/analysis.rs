@@ -38,36 +38,55 @@ impl Rules<'_> {
         let n = self.geo.len();
         let ep = w.next_epoch(n);
         for x in 0..n as u16 {
-            let c = o[x as usize];
-            if c == 0 || w.mark[x as usize] == ep {
-                continue;
-            }
-            w.mark[x as usize] = ep;
-            let id = an.groups.len() as u16;
-            let fs = w.next_fstamp(n);
-            let mut info = GroupInfo::new(c, an.members.len() as u16);
-            if self.buried(o, x) {
-                an.members.push(x);
-                info.buried = true;
-            } else {
-                w.stack.clear();
-                w.stack.push(x);
-                while let Some(y) = w.stack.pop() {
-                    an.members.push(y);
-                    self.count_freedoms(o, y, c, &mut info, w, fs);
-                    self.push_links(o, y, c, true, w, ep);
-                }
-            }
-            info.size = an.members.len() as u16 - info.start;
-            info.alive = info.freedoms > 0;
-            for &m in &an.members[info.start as usize..] {
-                an.group[m as usize] = id;
-            }
-            if !info.alive && !info.buried {
-                an.dead.push(id);
-            }
-            an.groups.push(info);
+            self.add_group(o, x, an, w, ep, |y, c, _, w, _| {
+                self.push_links(o, y, c, true, w, ep);
+            });
         }
+    }
+
+    /// Adds the group of the piece on `x` to `an`, unless `x` is empty or marked with `ep`
+    /// (already in a group). A buried piece is a group alone; otherwise the members are
+    /// collected from `x` with their freedoms, and `visit(y, colour, info, w, an)` pushes on
+    /// `w.stack` the pieces linked to member `y` (and may note that the group is held).
+    #[inline]
+    fn add_group(
+        &self,
+        o: &[u8],
+        x: u16,
+        an: &mut Analysis,
+        w: &mut Work,
+        ep: u32,
+        mut visit: impl FnMut(u16, u8, &mut GroupInfo, &mut Work, &Analysis),
+    ) {
+        let c = o[x as usize];
+        if c == 0 || w.mark[x as usize] == ep {
+            return;
+        }
+        w.mark[x as usize] = ep;
+        let id = an.groups.len() as u16;
+        let fs = w.next_fstamp(self.geo.len());
+        let mut info = GroupInfo::new(c, an.members.len() as u16);
+        if self.buried(o, x) {
+            an.members.push(x);
+            info.buried = true;
+        } else {
+            w.stack.clear();
+            w.stack.push(x);
+            while let Some(y) = w.stack.pop() {
+                an.members.push(y);
+                self.count_freedoms(o, y, c, &mut info, w, fs);
+                visit(y, c, &mut info, w, an);
+            }
+        }
+        info.size = an.members.len() as u16 - info.start;
+        info.alive = info.freedoms > 0 || info.held;
+        for &m in &an.members[info.start as usize..] {
+            an.group[m as usize] = id;
+        }
+        if !info.alive && !info.buried {
+            an.dead.push(id);
+        }
+        an.groups.push(info);
     }
 
     /// Adds the not yet counted freedoms of `y` (colour `c`) to `info`.
@@ -103,44 +122,17 @@ impl Rules<'_> {
         let ep = w.next_epoch(geo.len());
         for k in (0..geo.n as usize).rev() {
             for x in geo.level_start[k]..geo.level_start[k + 1] {
-                let c = o[x as usize];
-                if c == 0 || w.mark[x as usize] == ep {
-                    continue;
-                }
-                w.mark[x as usize] = ep;
-                let id = an.groups.len() as u16;
-                let fs = w.next_fstamp(geo.len());
-                let mut info = GroupInfo::new(c, an.members.len() as u16);
-                if self.buried(o, x) {
-                    an.members.push(x);
-                    info.buried = true;
-                } else {
-                    w.stack.clear();
-                    w.stack.push(x);
-                    while let Some(y) = w.stack.pop() {
-                        an.members.push(y);
-                        self.count_freedoms(o, y, c, &mut info, w, fs);
-                        let yi = &geo.info[y as usize];
-                        if !info.held {
-                            info.held = yi.up.iter().any(|&u| {
-                                u != NONE
-                                    && o[u as usize] == c
-                                    && !self.buried(o, u)
-                                    && an.groups[an.group[u as usize] as usize].alive
-                            });
-                        }
-                        self.push_level_links(o, y, c, w, ep);
+                self.add_group(o, x, an, w, ep, |y, c, info, w, an| {
+                    if !info.held {
+                        info.held = geo.info[y as usize].up.iter().any(|&u| {
+                            u != NONE
+                                && o[u as usize] == c
+                                && !self.buried(o, u)
+                                && an.groups[an.group[u as usize] as usize].alive
+                        });
                     }
-                }
-                info.size = an.members.len() as u16 - info.start;
-                info.alive = info.freedoms > 0 || info.held;
-                for &m in &an.members[info.start as usize..] {
-                    an.group[m as usize] = id;
-                }
-                if !info.alive && !info.buried {
-                    an.dead.push(id);
-                }
-                an.groups.push(info);
+                    self.push_level_links(o, y, c, w, ep);
+                });
             }
         }
     }

@@ -291,10 +291,7 @@ impl Rules<'_> {
         let mut touched = [NONE; 32];
         let n_touched = self.touched(o, an, p, c, &mut touched);
         for &g in &touched[..n_touched] {
-            if w.gmark[g as usize] != ep {
-                w.gmark[g as usize] = ep;
-                seeds.push(g);
-            }
+            seed(&mut w.gmark, ep, &mut seeds, g);
         }
         let level_of = |g: u16| geo.info[an.members_of(g)[0] as usize].level;
         let mut component: Vec<u16> = core::mem::take(&mut w.component);
@@ -342,14 +339,8 @@ impl Rules<'_> {
                         if !an.groups[g as usize].alive {
                             // Revived (a link no longer cut): life may flow down from it.
                             for &y in &component {
-                                for &t in &geo.info[y as usize].sup {
-                                    if t != NONE && o[t as usize] == colour {
-                                        let h = an.group[t as usize];
-                                        if w.gmark[h as usize] != ep {
-                                            w.gmark[h as usize] = ep;
-                                            seeds.push(h);
-                                        }
-                                    }
+                                for h in self.groups_below(o, an, y, colour) {
+                                    seed(&mut w.gmark, ep, &mut seeds, h);
                                 }
                             }
                         }
@@ -363,14 +354,8 @@ impl Rules<'_> {
                             w.captured.push(y);
                         }
                         // The pieces below may have lived through this one.
-                        for &t in &geo.info[y as usize].sup {
-                            if t != NONE && o[t as usize] == colour {
-                                let h = an.group[t as usize];
-                                if w.gmark[h as usize] != ep {
-                                    w.gmark[h as usize] = ep;
-                                    seeds.push(h);
-                                }
-                            }
+                        for h in self.groups_below(o, an, y, colour) {
+                            seed(&mut w.gmark, ep, &mut seeds, h);
                         }
                     }
                 }
@@ -387,5 +372,32 @@ impl Rules<'_> {
         }
         w.members = seeds;
         w.component = component;
+    }
+
+    /// The groups of `colour` under piece `y` (on its supports): their life may have flowed
+    /// through `y`.
+    #[inline]
+    fn groups_below<'a>(
+        &'a self,
+        o: &'a [u8],
+        an: &'a Analysis,
+        y: u16,
+        colour: u8,
+    ) -> impl Iterator<Item = u16> + 'a {
+        self.geo.info[y as usize]
+            .sup
+            .iter()
+            .filter(move |&&t| t != NONE && o[t as usize] == colour)
+            .map(move |&t| an.group[t as usize])
+    }
+}
+
+/// Adds group `g` to the groups to re-decide, `seeds`, unless `gmark` has it marked with
+/// `ep` already; marks it.
+#[inline]
+fn seed(gmark: &mut [u32], ep: u32, seeds: &mut Vec<u16>, g: u16) {
+    if gmark[g as usize] != ep {
+        gmark[g as usize] = ep;
+        seeds.push(g);
     }
 }
