@@ -63,17 +63,6 @@ pub struct PerftReport {
     pub time: std::time::Duration,
 }
 
-/// The byte order of a move's university string.
-fn university_key(mv: Move) -> (u8, u8, u8, u8, u8) {
-    (
-        mv.from().file(),
-        mv.from().rank(),
-        mv.to().file(),
-        mv.to().rank(),
-        mv.rotation(),
-    )
-}
-
 /// Counts, one root move at a time, showing progress on standard error.
 #[must_use]
 pub fn count(position: &Position, depth: u32) -> PerftReport {
@@ -109,7 +98,7 @@ pub fn count(position: &Position, depth: u32) -> PerftReport {
         ));
     }
     bar.finish_and_clear();
-    divide.sort_unstable_by_key(|&(mv, _)| university_key(mv));
+    divide.sort_unstable_by_key(|&(mv, _)| ploy_notation::protocol::university_key(mv));
     PerftReport {
         position: position.clone(),
         depth,

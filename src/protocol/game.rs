@@ -10,9 +10,7 @@ use std::time::Instant;
 use ploy_search::{Info, Score};
 use ploy_search::{Limits, SearchOptions};
 
-use super::{Job, Out, SearchJob};
-#[cfg(feature = "cli")]
-use super::{QUOTE, excerpt};
+use super::{Job, Out, QUOTE, SearchJob, excerpt};
 
 /// What a `go` asks for, whatever the game.
 pub(super) struct GoRequest {
@@ -75,21 +73,41 @@ pub(super) fn split_at_moves<'a, 'w>(args: &'a [&'w str]) -> (&'a [&'w str], &'a
     }
 }
 
-/// The start of a `position` command in a game with one start position and a position
-/// string (Pente, Pyloff): `None` for `startpos`, the position string for `fen <string>`.
+/// The start position of `position startpos | fen <string>` in a game with a position
+/// string (Pente, Pyloff): `fresh()` for `startpos`, the parsed string for `fen <string>`.
 /// `game` names the game in the messages of the errors.
 #[cfg(feature = "cli")]
-pub(super) fn start_words(pos_words: &[&str], game: &str) -> Result<Option<String>, String> {
+pub(super) fn start_position<P>(
+    pos_words: &[&str],
+    game: &str,
+    fresh: impl FnOnce() -> Result<P, String>,
+) -> Result<P, String>
+where
+    P: std::str::FromStr,
+    P::Err: Display,
+{
     match pos_words {
-        ["startpos"] => Ok(None),
+        ["startpos"] => fresh(),
         [] => Err("expected `position startpos` or `position fen <string>`".into()),
         ["fen"] => Err(format!("`position fen` needs a {game} position string")),
-        ["fen", rest @ ..] => Ok(Some(rest.join(" "))),
+        ["fen", rest @ ..] => rest
+            .join(" ")
+            .parse::<P>()
+            .map_err(|e| excerpt(&format!("bad {game} position string: {e}"), 200)),
         [first, ..] => Err(format!(
             "unexpected `{} ...`: expected `startpos` or `fen <string>`",
             excerpt(first, QUOTE)
         )),
     }
+}
+
+/// The error of option `name` given a value it does not take.
+pub(super) fn bad_value(name: &str, value: &str) -> String {
+    format!(
+        "option `{}`: bad value `{}`",
+        excerpt(name, QUOTE),
+        excerpt(value, QUOTE)
+    )
 }
 
 /// `true`/`false` (also `yes`/`no`, `on`/`off`, `1`/`0`) of a check option's lower-case

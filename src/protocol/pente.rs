@@ -11,7 +11,7 @@ use pente::{Analysis, Evaluation, Move, Position, Rules, Size, Strength};
 use ploy_search::{Config, Limits};
 
 use super::game::{GoRequest, ProtocolGame, bestmove_line, count_from, game_over, show_lines};
-use super::game::{info_text, share_percent, split_at_moves, start_words, yes_no};
+use super::game::{bad_value, info_text, share_percent, split_at_moves, start_position, yes_no};
 use super::{Engines, Job, Out, QUOTE, SearchJob, excerpt, say};
 
 /// Pente's engine at full strength with a table of `mb` MiB.
@@ -95,13 +95,7 @@ impl ProtocolGame for PenteProtocol {
 
     fn set_option(&mut self, key: &str, name: &str, value: &str) -> Option<Result<(), String>> {
         let v = value.trim().to_ascii_lowercase();
-        let bad = || {
-            format!(
-                "option `{}`: bad value `{}`",
-                excerpt(name, QUOTE),
-                excerpt(value, QUOTE)
-            )
-        };
+        let bad = || bad_value(name, value);
         let rules = match key {
             "size" => {
                 let size = v
@@ -137,12 +131,7 @@ impl ProtocolGame for PenteProtocol {
 
     fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
         let (pos_words, moves) = split_at_moves(args);
-        let start = match start_words(pos_words, "Pente")? {
-            None => Position::new(self.rules),
-            Some(text) => text
-                .parse::<Position>()
-                .map_err(|e| excerpt(&format!("bad Pente position string: {e}"), 200))?,
-        };
+        let start = start_position(pos_words, "Pente", || Ok(Position::new(self.rules)))?;
         let mut pos = start.clone();
         let mut played = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {

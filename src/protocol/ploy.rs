@@ -5,8 +5,8 @@ use ploy_core::{BareCommander, Elimination, PartnerElimination, Rotation, Seat};
 use ploy_notation::{PositionString, UniversityMove};
 
 use super::game::{
-    GoRequest, ProtocolGame, bestmove_line, count_from, game_over, search_options, show_lines,
-    split_at_moves,
+    GoRequest, ProtocolGame, bad_value, bestmove_line, count_from, game_over, search_options,
+    show_lines, split_at_moves,
 };
 use super::*;
 
@@ -40,13 +40,7 @@ impl PloyProtocol {
     fn changed(&self, key: &str, name: &str, value: &str) -> Option<Result<PloySettings, String>> {
         let mut s = self.settings;
         let v = value.trim().to_ascii_lowercase();
-        let bad = || {
-            format!(
-                "option `{}`: bad value `{}`",
-                excerpt(name, QUOTE),
-                excerpt(value, QUOTE)
-            )
-        };
+        let bad = || bad_value(name, value);
         let yes_no = |v: &str| match v {
             "true" | "yes" | "on" | "1" => Ok(true),
             "false" | "no" | "off" | "0" => Ok(false),
@@ -70,18 +64,10 @@ impl PloyProtocol {
                     };
                 }
                 "elimination" => {
-                    s.rules.elimination = match v.as_str() {
-                        "strict" => Elimination::Strict,
-                        "relaxed" => Elimination::Relaxed,
-                        _ => return Err(bad()),
-                    };
+                    s.rules.elimination = pick(&v, ELIMINATION).ok_or_else(bad)?;
                 }
                 "rotation" => {
-                    s.rules.rotation = match v.as_str() {
-                        "any" => Rotation::Any,
-                        "single-step" | "singlestep" => Rotation::SingleStep,
-                        _ => return Err(bad()),
-                    };
+                    s.rules.rotation = pick(&v, ROTATION).ok_or_else(bad)?;
                 }
                 "repetitiondraw" => s.rules.repetition_draw = yes_no(&v)?,
                 "nocapturelimit" => {
@@ -89,18 +75,10 @@ impl PloyProtocol {
                     s.rules.no_capture_limit = (n > 0).then_some(n);
                 }
                 "partnerelimination" => {
-                    s.rules.partner_elimination = match v.as_str() {
-                        "absorbed" => PartnerElimination::Absorbed,
-                        "plays-on" | "playson" => PartnerElimination::PlaysOn,
-                        _ => return Err(bad()),
-                    };
+                    s.rules.partner_elimination = pick(&v, PARTNER_ELIMINATION).ok_or_else(bad)?;
                 }
                 "barecommander" => {
-                    s.rules.bare_commander = match v.as_str() {
-                        "stays" => BareCommander::Stays,
-                        "removed" => BareCommander::Removed,
-                        _ => return Err(bad()),
-                    };
+                    s.rules.bare_commander = pick(&v, BARE_COMMANDER).ok_or_else(bad)?;
                 }
                 _ => return Ok(None),
             }
@@ -262,6 +240,40 @@ impl ProtocolGame for PloyProtocol {
             )
         }))
     }
+}
+
+/// The values of the `elimination` option and what they set.
+const ELIMINATION: &[(&str, Elimination)] = &[
+    ("strict", Elimination::Strict),
+    ("relaxed", Elimination::Relaxed),
+];
+
+/// The values of the `rotation` option and what they set.
+const ROTATION: &[(&str, Rotation)] = &[
+    ("any", Rotation::Any),
+    ("single-step", Rotation::SingleStep),
+    ("singlestep", Rotation::SingleStep),
+];
+
+/// The values of the `partner_elimination` option and what they set.
+const PARTNER_ELIMINATION: &[(&str, PartnerElimination)] = &[
+    ("absorbed", PartnerElimination::Absorbed),
+    ("plays-on", PartnerElimination::PlaysOn),
+    ("playson", PartnerElimination::PlaysOn),
+];
+
+/// The values of the `bare_commander` option and what they set.
+const BARE_COMMANDER: &[(&str, BareCommander)] = &[
+    ("stays", BareCommander::Stays),
+    ("removed", BareCommander::Removed),
+];
+
+/// The value named `v` among `choices`, if one is.
+fn pick<T: Copy>(v: &str, choices: &[(&str, T)]) -> Option<T> {
+    choices
+        .iter()
+        .find(|(name, _)| *name == v)
+        .map(|&(_, value)| value)
 }
 
 /// `go mate N` in plies: a forced win within `n` of the mover's own moves. With two sides

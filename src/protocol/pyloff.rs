@@ -9,7 +9,7 @@ use pyloff::{Evaluation, Move, Options, Outcome, Position, RuleSet, SearchPositi
 use super::game::{
     GoRequest, ProtocolGame, bestmove_line, count_from, game_over, search_options, show_lines,
 };
-use super::game::{info_text, split_at_moves, start_words, yes_no};
+use super::game::{bad_value, info_text, split_at_moves, start_position, yes_no};
 use super::{Engines, Job, Out, QUOTE, SearchJob, excerpt, say};
 
 /// Pyloff's engine with a table of `mb` MiB.
@@ -123,13 +123,7 @@ impl ProtocolGame for PyloffProtocol {
 
     fn set_option(&mut self, key: &str, name: &str, value: &str) -> Option<Result<(), String>> {
         let v = value.trim().to_ascii_lowercase();
-        let bad = || {
-            format!(
-                "option `{}`: bad value `{}`",
-                excerpt(name, QUOTE),
-                excerpt(value, QUOTE)
-            )
-        };
+        let bad = || bad_value(name, value);
         let mut next = self.clone();
         match key {
             "size" => match v.parse::<u8>() {
@@ -171,12 +165,7 @@ impl ProtocolGame for PyloffProtocol {
 
     fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
         let (pos_words, moves) = split_at_moves(args);
-        let start = match start_words(pos_words, "Pyloff")? {
-            None => Position::new(self.options()?),
-            Some(text) => text
-                .parse::<Position>()
-                .map_err(|e| excerpt(&format!("bad Pyloff position string: {e}"), 200))?,
-        };
+        let start = start_position(pos_words, "Pyloff", || self.options().map(Position::new))?;
         let mut pos = start.clone();
         let mut hashes = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {

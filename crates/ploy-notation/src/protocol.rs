@@ -169,8 +169,18 @@ impl RuleFlags {
     }
 }
 
-/// The sort key of a move: the byte order of its university string.
-fn university_key(mv: Move) -> (u8, u8, u8, u8, u8) {
+/// The sort key of a move: the byte order of its university string (`e3-e4-0`), the order
+/// in which the `moves` and `perft --divide` protocols list moves.
+///
+/// ```
+/// use ploy_core::{Move, Square};
+/// use ploy_notation::protocol::university_key;
+/// let a = Move::new(Square::A1, Square::A2, 0);
+/// let b = Move::new(Square::B1, Square::B2, 0);
+/// assert!(university_key(a) < university_key(b));
+/// ```
+#[must_use]
+pub fn university_key(mv: Move) -> (u8, u8, u8, u8, u8) {
     (
         mv.from().file(),
         mv.from().rank(),
