@@ -135,6 +135,7 @@ mod direction;
 mod game;
 mod movegen;
 mod moves;
+mod named;
 mod perft;
 mod piece;
 mod position;
