@@ -371,20 +371,7 @@ impl fmt::Display for Found {
 }
 
 #[cfg(feature = "serde")]
-impl serde::Serialize for Move {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Move {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Move, D::Error> {
-        deserializer.deserialize_str(crate::serde_text::TextVisitor::new(
-            "a university move string such as e3-e4-0",
-        ))
-    }
-}
+crate::serde_text::serde_as_text!(Move => "a university move string such as e3-e4-0");
 
 impl From<Move> for u16 {
     fn from(m: Move) -> u16 {

@@ -21,18 +21,7 @@ use core::str::FromStr;
 pub struct Square(u8);
 
 #[cfg(feature = "serde")]
-impl serde::Serialize for Square {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Square {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Square, D::Error> {
-        deserializer.deserialize_str(crate::serde_text::TextVisitor::new("a square such as e4"))
-    }
-}
+crate::serde_text::serde_as_text!(Square => "a square such as e4");
 
 macro_rules! squares {
     ($($name:ident = $idx:expr),* $(,)?) => {
