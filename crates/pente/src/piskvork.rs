@@ -104,6 +104,18 @@ impl Brain {
         format!("{},{}", p.col(), n - 1 - p.row())
     }
 
+    /// The point of a `TURN` or `TAKEBACK` command and the game it is played in, or the
+    /// answer when the point is malformed or there is no game.
+    fn point_and_game(&mut self, text: &str) -> Result<(Point, &mut Game), Vec<String>> {
+        let p = self
+            .parse_point(text)
+            .map_err(|e| vec![format!("ERROR {e}")])?;
+        let Some(game) = &mut self.game else {
+            return Err(vec!["ERROR no game: send START first".to_owned()]);
+        };
+        Ok((p, game))
+    }
+
     fn parse_point(&self, text: &str) -> Result<Point, String> {
         parse_xy(self.rules.size, text)
     }
@@ -203,12 +215,9 @@ impl Brain {
                 vec![self.think()]
             }
             "TURN" => {
-                let p = match self.parse_point(rest) {
-                    Ok(p) => p,
-                    Err(e) => return vec![format!("ERROR {e}")],
-                };
-                let Some(game) = &mut self.game else {
-                    return vec!["ERROR no game: send START first".to_owned()];
+                let (p, game) = match self.point_and_game(rest) {
+                    Ok(found) => found,
+                    Err(answer) => return answer,
                 };
                 if let Err(e) = game.play(Move(p)) {
                     return vec![format!("ERROR {}: {}", rest, e.reason)];
@@ -234,12 +243,9 @@ impl Brain {
                 Vec::new()
             }
             "TAKEBACK" => {
-                let p = match self.parse_point(rest) {
-                    Ok(p) => p,
-                    Err(e) => return vec![format!("ERROR {e}")],
-                };
-                let Some(game) = &mut self.game else {
-                    return vec!["ERROR no game: send START first".to_owned()];
+                let (p, game) = match self.point_and_game(rest) {
+                    Ok(found) => found,
+                    Err(answer) => return answer,
                 };
                 if game.moves().last() == Some(&Move(p)) {
                     game.undo();

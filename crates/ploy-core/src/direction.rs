@@ -1,48 +1,40 @@
 //! Directions and direction masks ("flags").
 
 use crate::bitset::{bit_set, bit_set_iter};
+use crate::named::named_values;
 use core::fmt;
 
-/// One of the eight directions a line on the board runs, clockwise from north.
-///
-/// The discriminant is the bit a piece's flag mask uses for it (`docs/rules.md` section 2).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[repr(u8)]
-pub enum Direction {
-    /// Up the board (towards rank 9): bit 0.
-    N = 0,
-    /// Bit 1.
-    NE = 1,
-    /// Towards file `i`: bit 2.
-    E = 2,
-    /// Bit 3.
-    SE = 3,
-    /// Towards rank 1: bit 4.
-    S = 4,
-    /// Bit 5.
-    SW = 5,
-    /// Towards file `a`: bit 6.
-    W = 6,
-    /// Bit 7.
-    NW = 7,
+named_values! {
+    /// One of the eight directions a line on the board runs, clockwise from north.
+    ///
+    /// The discriminant is the bit a piece's flag mask uses for it (`docs/rules.md` section 2).
+    pub enum Direction: "direction" {
+        /// Up the board (towards rank 9): bit 0.
+        N = 0 => "N",
+        /// Bit 1.
+        NE = 1 => "NE",
+        /// Towards file `i`: bit 2.
+        E = 2 => "E",
+        /// Bit 3.
+        SE = 3 => "SE",
+        /// Towards rank 1: bit 4.
+        S = 4 => "S",
+        /// Bit 5.
+        SW = 5 => "SW",
+        /// Towards file `a`: bit 6.
+        W = 6 => "W",
+        /// Bit 7.
+        NW = 7 => "NW",
+    }
+    /// All directions, clockwise from north.
+    ALL;
+    /// The bit number, 0 (N) to 7 (NW).
+    index;
+    /// Upper-case compass name (`"N"`, `"NE"`, ...).
+    name;
 }
 
 impl Direction {
-    /// Number of directions.
-    pub const NUM: usize = 8;
-    /// All directions, clockwise from north.
-    pub const ALL: [Direction; 8] = [
-        Direction::N,
-        Direction::NE,
-        Direction::E,
-        Direction::SE,
-        Direction::S,
-        Direction::SW,
-        Direction::W,
-        Direction::NW,
-    ];
-
     /// `(dfile, drank)` of one step in each direction, indexed by the direction's bit number
     /// ([`Direction::index`], the bit of its flag): `DELTAS[0]` is north, one rank up, and
     /// so on clockwise. The one table of steps in the workspace, so that every program walks
@@ -67,24 +59,6 @@ impl Direction {
         (-1, 1),
     ];
 
-    /// The direction with this bit number, or `None` for 8 or more.
-    #[inline]
-    #[must_use]
-    pub const fn from_index(i: u8) -> Option<Direction> {
-        if i < 8 {
-            Some(Direction::ALL[i as usize])
-        } else {
-            None
-        }
-    }
-
-    /// The bit number, 0 (N) to 7 (NW).
-    #[inline]
-    #[must_use]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
     /// `(dfile, drank)` of one step in this direction ([`Direction::DELTAS`]).
     #[inline]
     #[must_use]
@@ -104,18 +78,6 @@ impl Direction {
     #[must_use]
     pub const fn opposite(self) -> Direction {
         self.rotate(4)
-    }
-
-    /// Upper-case compass name (`"N"`, `"NE"`, ...).
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        ["N", "NE", "E", "SE", "S", "SW", "W", "NW"][self as usize]
-    }
-}
-
-impl fmt::Display for Direction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

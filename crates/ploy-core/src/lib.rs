@@ -103,7 +103,8 @@
 //!
 //! - `serde`: `Serialize`/`Deserialize` for the small value types, [`Rules`], [`Outcome`],
 //!   [`Position`] and [`Game`]. A [`Move`] travels as its university move string
-//!   (`"c8-c6-0"`), a [`Square`] as its name (`"e4"`), a [`SeatSet`] as a list of seats. A
+//!   (`"c8-c6-0"`), a [`Square`] as its name (`"e4"`), a [`SeatSet`] as a list of seats
+//!   (`TextVisitor` reads such text for the crates built on this one). A
 //!   position travels as its setup (variant, rules, seat to move, controllers, seats in
 //!   play, and the pieces by square) and is read through [`Position::from_setup`], the same
 //!   checks a position string goes through; a game travels as its start position, its moves
@@ -135,6 +136,7 @@ mod direction;
 mod game;
 mod movegen;
 mod moves;
+mod named;
 mod perft;
 mod piece;
 mod position;
@@ -156,5 +158,7 @@ pub use rules::{
     BareCommander, DrawReason, Elimination, FOUR_PLAYER_ARMY, Outcome, ParseVariantError,
     PartnerElimination, Rotation, Rules, TWO_PLAYER_ARMY, Variant, WinReason,
 };
+#[cfg(feature = "serde")]
+pub use serde_text::TextVisitor;
 pub use square::{ParseSquareError, Square, SquareIndexError};
 pub use tables::ZOBRIST_SEED;

@@ -371,38 +371,14 @@ impl fmt::Display for Found {
 }
 
 #[cfg(feature = "serde")]
-impl serde::Serialize for Move {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
+crate::serde_text::serde_as_text!(Move => "a university move string such as e3-e4-0");
 
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Move {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Move, D::Error> {
-        deserializer.deserialize_str(crate::serde_text::TextVisitor::new(
-            "a university move string such as e3-e4-0",
-        ))
-    }
-}
-
-impl From<Move> for u16 {
-    fn from(m: Move) -> u16 {
-        m.0
-    }
-}
+crate::square::packed_int!(Move(u16), from_u16, MoveIndexError);
 
 /// A number was not a packed move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("{0} is not a packed move")]
 pub struct MoveIndexError(pub u16);
-
-impl TryFrom<u16> for Move {
-    type Error = MoveIndexError;
-    fn try_from(v: u16) -> Result<Move, MoveIndexError> {
-        Move::from_u16(v).ok_or(MoveIndexError(v))
-    }
-}
 
 /// The most moves a player can have in any valid position of any variant.
 ///

@@ -2,72 +2,44 @@
 
 use crate::Flags;
 use crate::bitset::bit_set;
+use crate::named::named_values;
 use core::fmt;
 
-/// A seat at the table, which is also the colour of its pieces.
-///
-/// Turn order is Green, Red, Yellow, Blue. The two-player game uses Green (first, bottom) and
-/// Red (second, top); the university format calls them black ([`Seat::BLACK`]) and white
-/// ([`Seat::WHITE`]).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[repr(u8)]
-pub enum Seat {
-    /// Moves first. In the two-player game the bottom side ("black" in the university format).
-    Green = 0,
-    /// Moves second. In the two-player game the top side ("white" in the university format).
-    Red = 1,
-    /// Third in turn order (four-player games only).
-    Yellow = 2,
-    /// Fourth in turn order (four-player games only).
-    Blue = 3,
+named_values! {
+    /// A seat at the table, which is also the colour of its pieces.
+    ///
+    /// Turn order is Green, Red, Yellow, Blue. The two-player game uses Green (first, bottom) and
+    /// Red (second, top); the university format calls them black ([`Seat::BLACK`]) and white
+    /// ([`Seat::WHITE`]).
+    pub enum Seat: "seat" {
+        /// Moves first. In the two-player game the bottom side ("black" in the university format).
+        Green = 0 => "green",
+        /// Moves second. In the two-player game the top side ("white" in the university format).
+        Red = 1 => "red",
+        /// Third in turn order (four-player games only).
+        Yellow = 2 => "yellow",
+        /// Fourth in turn order (four-player games only).
+        Blue = 3 => "blue",
+    }
+    /// All seats in turn order.
+    ALL;
+    /// Index in turn order, 0 (Green) to 3 (Blue).
+    index;
+    /// The lower-case colour name.
+    name;
 }
 
 impl Seat {
-    /// Number of seats.
-    pub const NUM: usize = 4;
-    /// All seats in turn order.
-    pub const ALL: [Seat; 4] = [Seat::Green, Seat::Red, Seat::Yellow, Seat::Blue];
     /// The university format's "black": the two-player side that moves first, at the bottom.
     pub const BLACK: Seat = Seat::Green;
     /// The university format's "white": the two-player side that moves second, at the top.
     pub const WHITE: Seat = Seat::Red;
-
-    /// The seat with this index in turn order, or `None` for 4 or more.
-    #[inline]
-    #[must_use]
-    pub const fn from_index(i: u8) -> Option<Seat> {
-        if i < 4 {
-            Some(Seat::ALL[i as usize])
-        } else {
-            None
-        }
-    }
-
-    /// Index in turn order, 0 (Green) to 3 (Blue).
-    #[inline]
-    #[must_use]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
 
     /// The partner in a partnership game (Green with Yellow, Red with Blue).
     #[inline]
     #[must_use]
     pub const fn partner(self) -> Seat {
         Seat::ALL[(self as usize + 2) & 3]
-    }
-
-    /// The lower-case colour name.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        ["green", "red", "yellow", "blue"][self as usize]
-    }
-}
-
-impl fmt::Display for Seat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

@@ -21,18 +21,7 @@ use core::str::FromStr;
 pub struct Square(u8);
 
 #[cfg(feature = "serde")]
-impl serde::Serialize for Square {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Square {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Square, D::Error> {
-        deserializer.deserialize_str(crate::serde_text::TextVisitor::new("a square such as e4"))
-    }
-}
+crate::serde_text::serde_as_text!(Square => "a square such as e4");
 
 macro_rules! squares {
     ($($name:ident = $idx:expr),* $(,)?) => {
@@ -204,20 +193,30 @@ impl FromStr for Square {
     }
 }
 
-impl From<Square> for u8 {
-    fn from(sq: Square) -> u8 {
-        sq.0
-    }
+/// Gives `$ty`, a tuple struct over the integer `$int`, the conversions to its integer and
+/// back: `From<$ty> for $int`, and `TryFrom<$int>` through `$ty::$check` (which gives `None`
+/// for a number that is not a value), failing with `$error($int)`.
+macro_rules! packed_int {
+    ($ty:ident($int:ty), $check:ident, $error:ident) => {
+        impl From<$ty> for $int {
+            fn from(v: $ty) -> $int {
+                v.0
+            }
+        }
+
+        impl TryFrom<$int> for $ty {
+            type Error = $error;
+            fn try_from(v: $int) -> Result<$ty, $error> {
+                $ty::$check(v).ok_or($error(v))
+            }
+        }
+    };
 }
+pub(crate) use packed_int;
+
+packed_int!(Square(u8), from_index, SquareIndexError);
 
 /// A number was not a square index (0..81).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("square index {0} out of range 0..81")]
 pub struct SquareIndexError(pub u8);
-
-impl TryFrom<u8> for Square {
-    type Error = SquareIndexError;
-    fn try_from(i: u8) -> Result<Square, SquareIndexError> {
-        Square::from_index(i).ok_or(SquareIndexError(i))
-    }
-}

@@ -46,7 +46,6 @@
 //! Writing ([`AlgebraicMove::from_move`]) looks at the position to decide `x` and `#`.
 
 use core::fmt;
-use core::str::FromStr;
 
 use ploy_core::{Move, Position};
 
@@ -204,12 +203,7 @@ impl fmt::Display for AlgebraicMove {
     }
 }
 
-impl FromStr for AlgebraicMove {
-    type Err = ParseMoveError;
-    fn from_str(s: &str) -> Result<AlgebraicMove, ParseMoveError> {
-        AlgebraicMove::from_ascii(s.as_bytes())
-    }
-}
+crate::util::from_str_via_ascii!(AlgebraicMove => ParseMoveError);
 
 /// Reads algebraic text and resolves it in `pos`: both stages at once.
 ///

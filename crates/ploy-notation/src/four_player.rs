@@ -97,7 +97,6 @@
 
 use core::fmt;
 use core::num::NonZeroU8;
-use core::str::FromStr;
 
 use ploy_core::{
     Board, Flags, InvalidFlags, Piece, Position, Rules, Seat, SeatSet, Setup, Square, Variant,
@@ -276,12 +275,7 @@ impl fmt::Display for FourPlayerBoardString {
     }
 }
 
-impl FromStr for FourPlayerBoardString {
-    type Err = ParseBoardError;
-    fn from_str(s: &str) -> Result<FourPlayerBoardString, ParseBoardError> {
-        FourPlayerBoardString::from_ascii(s.as_bytes())
-    }
-}
+crate::util::from_str_via_ascii!(FourPlayerBoardString => ParseBoardError);
 
 /// The two four-player games.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -582,9 +576,4 @@ impl fmt::Display for FourPlayerPositionString {
     }
 }
 
-impl FromStr for FourPlayerPositionString {
-    type Err = ParsePositionError;
-    fn from_str(s: &str) -> Result<FourPlayerPositionString, ParsePositionError> {
-        FourPlayerPositionString::from_ascii(s.as_bytes())
-    }
-}
+crate::util::from_str_via_ascii!(FourPlayerPositionString => ParsePositionError);

@@ -84,14 +84,12 @@ impl MovesOptions {
         S: AsRef<str>,
     {
         let mut opts = MovesOptions::default();
+        let mut flags = RuleFlags::default();
         for arg in args {
             match arg.as_ref() {
                 "--algebraic" => opts.algebraic = true,
                 "--draw-rules" => opts.draw_rules = true,
-                "--single-step" => opts.single_step = true,
-                "--relaxed" => opts.relaxed = true,
-                "--plays-on" => opts.plays_on = true,
-                "--bare-commander-removed" => opts.bare_commander_removed = true,
+                flag if flags.set(flag) => {}
                 other => {
                     return Err(CommandError(format!(
                         "unknown argument `{}`; expected --algebraic, --draw-rules, \
@@ -101,6 +99,10 @@ impl MovesOptions {
                 }
             }
         }
+        opts.single_step = flags.single_step;
+        opts.relaxed = flags.relaxed;
+        opts.plays_on = flags.plays_on;
+        opts.bare_commander_removed = flags.bare_commander_removed;
         Ok(opts)
     }
 

@@ -1,34 +1,12 @@
 //! `serde` support: the syntax types travel as their canonical strings.
 
-use core::fmt;
-use core::marker::PhantomData;
-use core::str::FromStr;
-
-use serde::de::{self, Deserialize, Deserializer, Visitor};
+use serde::de::{Deserialize, Deserializer};
 use serde::ser::{Serialize, Serializer};
 
 use crate::{
     AlgebraicMove, BoardString, FourPlayerBoardString, FourPlayerPositionString, PositionString,
     TwoPlayerPositionString, UniversityMove,
 };
-
-struct StrVisitor<T>(PhantomData<T>, &'static str);
-
-impl<T> Visitor<'_> for StrVisitor<T>
-where
-    T: FromStr,
-    T::Err: fmt::Display,
-{
-    type Value = T;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.1)
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
-        v.parse().map_err(E::custom)
-    }
-}
 
 macro_rules! via_string {
     ($($ty:ty => $what:literal),* $(,)?) => {$(
@@ -40,7 +18,7 @@ macro_rules! via_string {
 
         impl<'de> Deserialize<'de> for $ty {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$ty, D::Error> {
-                deserializer.deserialize_str(StrVisitor(PhantomData, $what))
+                deserializer.deserialize_str(ploy_core::TextVisitor::new($what))
             }
         }
     )*};

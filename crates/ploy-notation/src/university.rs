@@ -25,7 +25,6 @@
 //! there and says why not if it is not ([`IllegalMoveError`]).
 
 use core::fmt;
-use core::str::FromStr;
 
 use ploy_core::{Move, Position, Square};
 
@@ -117,12 +116,7 @@ impl fmt::Display for UniversityMove {
     }
 }
 
-impl FromStr for UniversityMove {
-    type Err = ParseMoveError;
-    fn from_str(s: &str) -> Result<UniversityMove, ParseMoveError> {
-        UniversityMove::from_ascii(s.as_bytes())
-    }
-}
+crate::util::from_str_via_ascii!(UniversityMove => ParseMoveError);
 
 /// Reads a university move string and resolves it in `pos`: both stages at once.
 ///

@@ -43,3 +43,17 @@ pub fn excerpt(text: &[u8]) -> String {
         .with_length()
         .of_bytes(text)
 }
+
+/// Gives each type `$ty` its `FromStr`: its `from_ascii` on the bytes of the string, failing
+/// with `$err`.
+macro_rules! from_str_via_ascii {
+    ($($ty:ident => $err:ident),+ $(,)?) => {$(
+        impl core::str::FromStr for $ty {
+            type Err = $err;
+            fn from_str(s: &str) -> Result<$ty, $err> {
+                $ty::from_ascii(s.as_bytes())
+            }
+        }
+    )+};
+}
+pub(crate) use from_str_via_ascii;

@@ -665,13 +665,23 @@ impl SearchPosition {
         }
     }
 
-    /// The moves of the search, best first (see the type's docs).
-    pub(crate) fn moves(&self, out: &mut Vec<Move>) {
+    /// Whether the list of moves is settled without looking further: empty when the game is
+    /// over, or the one winning move, pushed to `out`.
+    #[inline]
+    fn settled(&self, out: &mut Vec<Move>) -> bool {
         if self.pos.is_over() {
-            return;
+            return true;
         }
         if let Some(w) = self.winning_move() {
             out.push(w);
+            return true;
+        }
+        false
+    }
+
+    /// The moves of the search, best first (see the type's docs).
+    pub(crate) fn moves(&self, out: &mut Vec<Move>) {
+        if self.settled(out) {
             return;
         }
         let mut scored: Vec<(i64, Move)> = Vec::with_capacity(MAX_LIST);
@@ -753,11 +763,7 @@ impl SearchPosition {
 
     /// The forcing moves for quiescence.
     pub(crate) fn forcing_moves(&self, out: &mut Vec<Move>) {
-        if self.pos.is_over() {
-            return;
-        }
-        if let Some(w) = self.winning_move() {
-            out.push(w);
+        if self.settled(out) {
             return;
         }
         if self.threatened() {

@@ -19,6 +19,24 @@ pub(super) fn split_offsets(text: &[u8], sep: u8) -> impl Iterator<Item = (usize
     })
 }
 
+/// Checks that `text` has nine parts separated by `sep`; if not, gives the number of parts
+/// and the offset the error points at: the `sep` that starts a 10th part, or the end of the
+/// text when there are fewer.
+fn check_nine(text: &[u8], sep: u8) -> Result<(), (usize, usize)> {
+    let parts = text.iter().filter(|&&b| b == sep).count() + 1;
+    if parts == 9 {
+        return Ok(());
+    }
+    let offset = if parts > 9 {
+        split_offsets(text, sep)
+            .nth(9)
+            .map_or(text.len(), |(at, _)| at - 1)
+    } else {
+        text.len()
+    };
+    Err((parts, offset))
+}
+
 pub(super) fn parse_board(text: &[u8], base: usize) -> Result<BoardString, ParseBoardError> {
     let grid = parse_grid(text, base, Letters::TwoPlayer)?;
     let mut board = BoardString::empty();
@@ -59,36 +77,19 @@ pub(crate) fn parse_grid(
     base: usize,
     letters: Letters,
 ) -> Result<Grid, ParseBoardError> {
-    let ranks = text.iter().filter(|&&b| b == b'/').count() + 1;
-    if ranks != 9 {
-        let offset = if ranks > 9 {
-            // The 9th `/` (which starts the 10th rank).
-            split_offsets(text, b'/')
-                .nth(9)
-                .map_or(text.len(), |(at, _)| at - 1)
-        } else {
-            text.len()
-        };
+    if let Err((found, offset)) = check_nine(text, b'/') {
         return Err(ParseBoardError::RankCount {
-            found: ranks,
+            found,
             offset: base + offset,
         });
     }
     let mut grid: Grid = [None; 81];
     for (i, (rank_at, rank_text)) in split_offsets(text, b'/').enumerate() {
         let rank = 8 - i as u8; // 0-based rank
-        let fields = rank_text.iter().filter(|&&b| b == b',').count() + 1;
-        if fields != 9 {
-            let offset = if fields > 9 {
-                split_offsets(rank_text, b',')
-                    .nth(9)
-                    .map_or(rank_text.len(), |(at, _)| at - 1)
-            } else {
-                rank_text.len()
-            };
+        if let Err((found, offset)) = check_nine(rank_text, b',') {
             return Err(ParseBoardError::SquareCount {
                 rank: rank + 1,
-                found: fields,
+                found,
                 offset: base + rank_at + offset,
             });
         }

@@ -77,7 +77,6 @@ pub use position::{PositionString, TwoPlayerPositionString, read_position, read_
 
 use core::fmt;
 use core::num::NonZeroU8;
-use core::str::FromStr;
 
 use ploy_core::{Board, Flags, InvalidFlags, Piece, Seat, Setup, Square};
 
@@ -285,9 +284,4 @@ impl fmt::Debug for BoardString {
     }
 }
 
-impl FromStr for BoardString {
-    type Err = ParseBoardError;
-    fn from_str(s: &str) -> Result<BoardString, ParseBoardError> {
-        BoardString::from_ascii(s.as_bytes())
-    }
-}
+crate::util::from_str_via_ascii!(BoardString => ParseBoardError);

@@ -2,7 +2,6 @@
 //! ([`PositionString`]), and [`read_position`], which reads and validates at once.
 
 use core::fmt;
-use core::str::FromStr;
 
 use ploy_core::{Position, Rules, Seat, Setup, Variant};
 
@@ -145,12 +144,7 @@ impl fmt::Display for TwoPlayerPositionString {
     }
 }
 
-impl FromStr for TwoPlayerPositionString {
-    type Err = ParsePositionError;
-    fn from_str(s: &str) -> Result<TwoPlayerPositionString, ParsePositionError> {
-        TwoPlayerPositionString::from_ascii(s.as_bytes())
-    }
-}
+crate::util::from_str_via_ascii!(TwoPlayerPositionString => ParsePositionError);
 
 /// A position string of any variant, parsed but not validated: the two-player form
 /// (`<board> b`) or the four-player form (`ffa <board> g gryb -`); see the
@@ -290,12 +284,7 @@ impl fmt::Display for PositionString {
     }
 }
 
-impl FromStr for PositionString {
-    type Err = ParsePositionError;
-    fn from_str(s: &str) -> Result<PositionString, ParsePositionError> {
-        PositionString::from_ascii(s.as_bytes())
-    }
-}
+crate::util::from_str_via_ascii!(PositionString => ParsePositionError);
 
 impl From<&Position> for PositionString {
     /// See [`PositionString::from_position`].
