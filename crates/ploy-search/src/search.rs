@@ -338,7 +338,17 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
     fn use_table(&self) -> bool {
         self.config.table_bytes > 0
     }
+}
 
+/// The searches: on this thread alone, or with helpers ([`Config::threads`]), which need the
+/// game, its moves and the evaluator to be sent to them.
+impl<G, E> Searcher<G, E>
+where
+    G: SearchGame + Clone + Send,
+    G::Move: Send,
+    G::Moves: Send,
+    E: Evaluator<G> + Clone + Send,
+{
     /// Searches `pos` within `limits`, calling `observer` after every completed iteration.
     ///
     /// `history` holds the hashes ([`SearchGame::hash`]) of the game's earlier positions
@@ -350,13 +360,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         history: &[u64],
         limits: &Limits,
         observer: impl FnMut(&Info<'_, G::Move>),
-    ) -> SearchResult<G::Move>
-    where
-        G: Send,
-        G::Move: Send,
-        G::Moves: Send,
-        E: Clone + Send,
-    {
+    ) -> SearchResult<G::Move> {
         self.search_with(pos, history, limits, &SearchOptions::default(), observer)
     }
 
@@ -374,19 +378,31 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         limits: &Limits,
         options: &SearchOptions<G::Move>,
         observer: impl FnMut(&Info<'_, G::Move>),
-    ) -> SearchResult<G::Move>
-    where
-        G: Send,
-        G::Move: Send,
-        G::Moves: Send,
-        E: Clone + Send,
-    {
+    ) -> SearchResult<G::Move> {
         self.table.new_search();
+        let task = Task {
+            pos,
+            history,
+            limits,
+            options,
+        };
         if self.config.threads > 1 {
-            return smp::search(self, pos, history, limits, options, observer);
+            return smp::search(self, &task, observer);
         }
-        self.search_one(pos, history, limits, options, observer)
+        self.search_one(&task, observer)
     }
+}
+
+/// What one search is asked: [`Searcher::search_with`]'s arguments but the observer.
+struct Task<'a, G: SearchGame> {
+    /// The root position.
+    pos: &'a G,
+    /// The hashes of the game's earlier positions.
+    history: &'a [u64],
+    /// The limits.
+    limits: &'a Limits,
+    /// The options.
+    options: &'a SearchOptions<G::Move>,
 }
 
 /// No static evaluation at a ply (in check, or none computed).

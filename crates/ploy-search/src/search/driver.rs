@@ -1,9 +1,8 @@
 //! The root driver: iterative deepening over MTD(f) or aspiration windows, the limits'
 //! budget, the root moves searched and the principal variation kept.
 
-use super::{Driver, Info, MAX_DEPTH, POLL_INTERVAL, SearchOptions, SearchResult, Searcher, nps};
+use super::{Driver, Info, MAX_DEPTH, POLL_INTERVAL, SearchResult, Searcher, Task, nps};
 use crate::game::{Evaluator, SearchGame};
-use crate::limits::Limits;
 use crate::score::{INF, Score, Value, WIN_BOUND, terminal_value};
 use crate::table::NO_MOVE;
 use std::sync::atomic::Ordering;
@@ -12,15 +11,13 @@ use std::time::Duration;
 impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
     /// The search of one thread: [`Searcher::search_with`] on this thread alone, or the
     /// main thread's or a helper's part of a search with several (`self.link`).
-    pub(crate) fn search_one(
+    pub(super) fn search_one(
         &mut self,
-        pos: &G,
-        history: &[u64],
-        limits: &Limits,
-        options: &SearchOptions<G::Move>,
+        task: &Task<'_, G>,
         mut observer: impl FnMut(&Info<'_, G::Move>),
     ) -> SearchResult<G::Move> {
-        let mut g = pos.clone();
+        let (limits, options) = (task.limits, task.options);
+        let mut g = task.pos.clone();
         for h in &mut self.history {
             *h /= 8;
         }
@@ -30,7 +27,7 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         self.selective = self.config.is_selective();
         self.null_floor = 0;
         self.path.clear();
-        self.path.extend_from_slice(history);
+        self.path.extend_from_slice(task.history);
         self.path.push(g.hash());
         self.floor = 0;
         self.nodes = 0;

@@ -19,7 +19,7 @@
 //!
 //! One thread is the caller's alone and deterministic, as before: none of this runs.
 
-use super::{Config, Info, POLL_INTERVAL, SearchOptions, SearchResult, Searcher};
+use super::{Config, Info, POLL_INTERVAL, SearchOptions, SearchResult, Searcher, Task};
 use crate::game::{Evaluator, SearchGame};
 use crate::limits::Limits;
 use std::sync::Arc;
@@ -85,14 +85,11 @@ fn skips(helper: usize, depth: u32) -> bool {
     (depth + SKIP_PHASE[i]) / SKIP_SIZE[i] % 2 == 1
 }
 
-/// Searches with `main.config.threads` threads: the main thread (the caller's) and helpers,
-/// as the module docs say. The table's new search has begun.
+/// Searches `task` with `main.config.threads` threads: the main thread (the caller's) and
+/// helpers, as the module docs say. The table's new search has begun.
 pub(super) fn search<G, E>(
     main: &mut Searcher<G, E>,
-    pos: &G,
-    history: &[u64],
-    limits: &Limits,
-    options: &SearchOptions<G::Move>,
+    task: &Task<'_, G>,
     observer: impl FnMut(&Info<'_, G::Move>),
 ) -> SearchResult<G::Move>
 where
@@ -113,39 +110,50 @@ where
     }
     let shared = Arc::new(Shared {
         nodes: AtomicU64::new(0),
-        budget: limits.nodes.map(AtomicU64::new),
+        budget: task.limits.nodes.map(AtomicU64::new),
     });
     let stop = Arc::new(AtomicBool::new(false));
     // The helpers search as deep as the main thread may, from the same node budget, until
     // it stops them; no time budget, one line, no pondering; the same root moves and mate
     // search.
     let helper_limits = Limits {
-        depth: limits.depth,
-        nodes: limits.nodes,
+        depth: task.limits.depth,
+        nodes: task.limits.nodes,
         stop: Some(Arc::clone(&stop)),
         ..Limits::default()
     };
     let helper_options = SearchOptions {
-        root_moves: options.root_moves.clone(),
+        root_moves: task.options.root_moves.clone(),
         lines: 1,
-        mate_plies: options.mate_plies,
+        mate_plies: task.options.mate_plies,
         ponder: None,
     };
+    let history = task.history;
     let mut helpers = core::mem::take(&mut main.helpers);
     let mut result = std::thread::scope(|scope| {
         for (k, helper) in helpers.iter_mut().enumerate() {
             helper.link = Some(Link::new(&shared, k + 1));
             helper.nodes = 0;
-            let (g, limits, options) = (pos.clone(), helper_limits.clone(), helper_options.clone());
+            let (g, limits, options) = (
+                task.pos.clone(),
+                helper_limits.clone(),
+                helper_options.clone(),
+            );
             // A helper the system will not start is left out: fewer threads search.
             let _ = std::thread::Builder::new()
                 .name(format!("search helper {}", k + 1))
                 .spawn_scoped(scope, move || {
-                    helper.search_one(&g, history, &limits, &options, |_| {});
+                    let task = Task {
+                        pos: &g,
+                        history,
+                        limits: &limits,
+                        options: &options,
+                    };
+                    helper.search_one(&task, |_| {});
                 });
         }
         main.link = Some(Link::new(&shared, 0));
-        let r = main.search_one(pos, history, limits, options, observer);
+        let r = main.search_one(task, observer);
         stop.store(true, Relaxed);
         r
     });

@@ -333,38 +333,46 @@ impl GameType for PloyType {
 mod tests {
     use super::*;
 
-    fn opts(texts: &[&str]) -> Options {
-        Options::of(OPTIONS, texts)
-    }
-
     #[test]
     fn options_give_the_rules() {
-        let o = opts(&["-rules=university", "-relaxed", "-no_capture_limit=50"]);
+        let o = Options::of(
+            OPTIONS,
+            &["-rules=university", "-relaxed", "-no_capture_limit=50"],
+        );
         let r = rules_of(&o);
         assert_eq!(r.elimination, Elimination::Relaxed);
         assert_eq!(r.no_capture_limit, Some(50));
         assert!(!r.repetition_draw);
-        let r = rules_of(&opts(&[
-            "-no_capture_limit=0",
-            "-single_step",
-            "-no_repetition",
-        ]));
+        let r = rules_of(&Options::of(
+            OPTIONS,
+            &["-no_capture_limit=0", "-single_step", "-no_repetition"],
+        ));
         assert_eq!(r.no_capture_limit, None);
         assert_eq!(r.rotation, Rotation::SingleStep);
         assert!(!r.repetition_draw);
-        assert_eq!(rules_of(&opts(&[])), Rules::standard());
-        assert_eq!(PloyType.players(&opts(&["-variant=ffa"])), 4..=4);
-        assert!(PloyType.new_game(&opts(&["-plays_on"]), 2).is_err());
+        assert_eq!(rules_of(&Options::of(OPTIONS, &[])), Rules::standard());
+        assert_eq!(
+            PloyType.players(&Options::of(OPTIONS, &["-variant=ffa"])),
+            4..=4
+        );
         assert!(
             PloyType
-                .new_game(&opts(&["-variant=partnership", "-plays_on"]), 4)
+                .new_game(&Options::of(OPTIONS, &["-plays_on"]), 2)
+                .is_err()
+        );
+        assert!(
+            PloyType
+                .new_game(
+                    &Options::of(OPTIONS, &["-variant=partnership", "-plays_on"]),
+                    4
+                )
                 .is_ok()
         );
     }
 
     #[test]
     fn moves_are_stored_canonically() {
-        let mut g = PloyType.new_game(&opts(&[]), 2).unwrap();
+        let mut g = PloyType.new_game(&Options::of(OPTIONS, &[]), 2).unwrap();
         assert_eq!(PloyType.to_move(&g), Some(0));
         assert_eq!(PloyType.play(&mut g, "e3-e4").unwrap(), "e3-e4-0");
         assert_eq!(PloyType.to_move(&g), Some(1));
