@@ -1,7 +1,7 @@
 //! What the server does, whatever the way in (the command language or the HTTP API):
 //! accounts, challenges, moves, resignations, draw offers, timers and bots.
 //!
-//! Every state-changing call follows the same steps ([`Service::with_game`]): read the
+//! Every state-changing call follows the same steps (`Service::with_game`): read the
 //! game, authenticate (the argon2id verification runs here, outside any transaction),
 //! replay the log, check and play the move (and any moves the rules force, and compute a
 //! bot's move the same way), then write everything in one `BEGIN IMMEDIATE` transaction

@@ -56,7 +56,7 @@ impl Budget {
 }
 
 impl fmt::Display for Budget {
-    /// The override text of a [`PlayerSpec`]: `d4`, `n20000`, `t500ms`.
+    /// The override text of a [`PlayerSpec`](super::PlayerSpec): `d4`, `n20000`, `t500ms`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Budget::Depth(d) => write!(f, "d{d}"),

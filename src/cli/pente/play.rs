@@ -73,7 +73,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub load: Option<PathBuf>,
     /// Options in the 2018 program's spelling: size(13) difficulty(4) depth(5) padding(2)
-    /// width([4,3,2]) flip(true) rule(false), and their long names.
+    /// width(\[4,3,2\]) flip(true) rule(false), and their long names.
     pub options: Vec<String>,
 }
 

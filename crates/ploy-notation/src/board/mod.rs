@@ -43,7 +43,7 @@
 //! university format says. Turning the text into core values is the validity stage:
 //! [`BoardString::to_board`] rejects masks with 5 to 8 flags (not pieces, `docs/rules.md`
 //! section 2) and [`PositionString::to_position`] then applies the rules of a valid position
-//! ([`Position::from_setup`]: at most one commander, no more pieces of a kind than the start
+//! ([`Position::from_setup`](ploy_core::Position::from_setup): at most one commander, no more pieces of a kind than the start
 //! army, and nothing no game can reach, such as a board without any commander; a board
 //! that shows a decided game, one side without its commander, is valid and has its
 //! outcome). ploy-core's crate docs give the reasoning.

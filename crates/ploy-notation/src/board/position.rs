@@ -148,7 +148,7 @@ crate::util::from_str_via_ascii!(TwoPlayerPositionString => ParsePositionError);
 
 /// A position string of any variant, parsed but not validated: the two-player form
 /// (`<board> b`) or the four-player form (`ffa <board> g gryb -`); see the
-/// [module docs](self) and [`crate::four_player`].
+/// [module docs](crate::board) and [`crate::four_player`].
 ///
 /// `FromStr`/[`PositionString::from_ascii`] read either form: text that starts with `ffa`
 /// or `partnership` is read as a four-player string, anything else as a two-player string.

@@ -45,7 +45,7 @@ pub struct Config {
     /// after the killers.
     pub counter_moves: bool,
     /// Order quiet moves also by how well they did after the same previous move and the
-    /// same move two plies back (continuation history, [`SearchGame::continuation_index`]).
+    /// same move two plies back (continuation history, [`SearchGame::continuation_index`](crate::SearchGame::continuation_index)).
     pub continuation_history: bool,
     /// Principal variation search in the alpha-beta driver (zero-window searches of all but
     /// the first move, re-searched when they fail high).
@@ -69,9 +69,9 @@ pub struct Config {
     /// alpha.
     pub late_move_reductions: bool,
     /// Selective: null-move pruning. Where the static evaluation is at least beta, the side
-    /// to move passes ([`SearchGame::make_null`]) and a shallower search follows; if even
+    /// to move passes ([`SearchGame::make_null`](crate::SearchGame::make_null)) and a shallower search follows; if even
     /// then the opponent cannot bring the score below beta, the node fails high. Never
-    /// where the side to move is in check ([`SearchGame::in_check`]) or the game refuses a
+    /// where the side to move is in check ([`SearchGame::in_check`](crate::SearchGame::in_check)) or the game refuses a
     /// pass (few pieces left); deep nullmove cutoffs are verified by a reduced search
     /// without null moves.
     pub null_move: bool,
@@ -85,14 +85,14 @@ pub struct Config {
     /// (more with more depth left) are skipped.
     pub late_move_pruning: bool,
     /// Selective: delta pruning in quiescence search. A capture is skipped when even the
-    /// value of what it takes ([`SearchGame::capture_value`]) and a margin cannot lift the
+    /// value of what it takes ([`SearchGame::capture_value`](crate::SearchGame::capture_value)) and a margin cannot lift the
     /// standing score to alpha.
     pub delta_pruning: bool,
     /// Selective: quiescence search skips captures that lose material by static exchange
-    /// evaluation ([`SearchGame::exchange_value`]).
+    /// evaluation ([`SearchGame::exchange_value`](crate::SearchGame::exchange_value)).
     pub exchange_pruning: bool,
     /// Selective: search one ply deeper where the side to move is in check
-    /// ([`SearchGame::in_check`]: in Ploy, its commander is attacked). Off by default: it
+    /// ([`SearchGame::in_check`](crate::SearchGame::in_check): in Ploy, its commander is attacked). Off by default: it
     /// showed no gain in its match (see the crate docs).
     pub check_extension: bool,
     /// Selective: internal iterative reductions. A node deep enough to matter but without a
