@@ -27,7 +27,7 @@
 //! answered with an error.
 //!
 //! The same program is `ploy moves`; the code is `ploy::cli::moves` over the line protocol
-//! of `ploy_notation::protocol`, where it is tested and fuzzed.
+//! of `ploy_notation::conformance`, where it is tested and fuzzed.
 
 use clap::Parser;
 use ploy::cli::moves::{MovesArgs, run};

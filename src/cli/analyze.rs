@@ -17,7 +17,7 @@ use clap::Parser;
 use ploy_core::Rules;
 use ploy_engine::{Evaluation, PloyGame};
 use ploy_notation::UniversityMove;
-use ploy_notation::protocol::read_position_arg;
+use ploy_notation::conformance::read_position_arg;
 use ploy_search::{Config, Limits, MAX_THREADS, Searcher};
 
 use super::{Failure, RuleArgs, parse_duration};

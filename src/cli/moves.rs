@@ -1,6 +1,6 @@
 //! `ploy moves` and the `moves` example: the legal moves of positions read from standard
 //! input, one answer line per input line (the line protocol of
-//! [`ploy_notation::protocol`]).
+//! [`ploy_notation::conformance`]).
 //!
 //! Input lines longer than [`MAX_LINE_BYTES`] are answered with an error line (and the rest
 //! of such a line is skipped), so that no input can make the program hold an unbounded line
@@ -10,7 +10,7 @@ use std::io::{BufRead, Write};
 
 use clap::Parser;
 use ploy_core::Rules;
-use ploy_notation::protocol::moves_line_with_rules;
+use ploy_notation::conformance::moves_line_with_rules;
 
 use super::{Failure, RuleArgs};
 

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use clap::Parser;
 use ploy_core::{Move, Position, Rules, perft};
-use ploy_notation::protocol::read_position_arg;
+use ploy_notation::conformance::read_position_arg;
 use ploy_notation::{PositionString, UniversityMove};
 use serde_json::json;
 
@@ -98,7 +98,7 @@ pub fn count(position: &Position, depth: u32) -> PerftReport {
         ));
     }
     bar.finish_and_clear();
-    divide.sort_unstable_by_key(|&(mv, _)| ploy_notation::protocol::university_key(mv));
+    divide.sort_unstable_by_key(|&(mv, _)| ploy_notation::conformance::university_key(mv));
     PerftReport {
         position: position.clone(),
         depth,

@@ -80,7 +80,7 @@ pub fn read_position_text(text: &str, variant: Variant, rules: Rules) -> Result<
         "two-player" => Ok(Position::start(Variant::TwoPlayer, rules)),
         "free-for-all" => Ok(Position::start(Variant::FreeForAll, rules)),
         // `start`, `ffa`, `partnership` and position strings, as every example reads them.
-        t => ploy_notation::protocol::read_position_arg(t.as_bytes(), rules),
+        t => ploy_notation::conformance::read_position_arg(t.as_bytes(), rules),
     }
 }
 

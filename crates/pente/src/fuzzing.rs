@@ -6,8 +6,8 @@
 //! moves). The crate's own tests run every body over generated inputs, so that CI
 //! exercises them on stable Rust.
 
+use crate::json_lines;
 use crate::options::SeedOption;
-use crate::protocol;
 use crate::{Move, Point, Position, Record, Rules, Size};
 
 fn text(data: &[u8]) -> Option<&str> {
@@ -91,11 +91,11 @@ pub fn moves_line(data: &[u8]) {
     };
     let size = Size::ALL[usize::from(opts & 7) % Size::ALL.len()];
     let rules = Rules::new(size).with_tournament_rule(opts & 8 == 0);
-    let answer = protocol::moves_line(line, rules);
+    let answer = json_lines::moves_line(line, rules);
     assert!(!answer.contains('\n'));
     assert!(answer.starts_with("{\"legal\": [") || answer.starts_with("{\"error\": \""));
     assert!(answer.ends_with('}'));
-    if let Ok(pos) = protocol::play_line(line, rules) {
+    if let Ok(pos) = json_lines::play_line(line, rules) {
         assert!(answer.contains("\"to_move\": "));
         assert_eq!(pos.is_over(), answer.contains("\"legal\": []"));
     }

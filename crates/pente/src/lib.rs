@@ -48,7 +48,7 @@
 //! - [`Engine`]: full strength or a level of the difficulty ladder ([`Level`]), with budgets
 //!   ([`Limits`]) and a seed; [`SearchPosition`] and [`Evaluation`] plug Pente into
 //!   `ploy-search` for those who drive the searcher themselves.
-//! - [`protocol`]: the `moves`/`analyze` line protocols; [`piskvork`]: the Gomocup brain
+//! - [`json_lines`]: the `moves`/`analyze` line protocols; [`piskvork`]: the Gomocup brain
 //!   protocol; [`options`]: the 2018 program's options; [`display`]: the text board.
 //!
 //! # Choices where the rule book is silent
@@ -81,11 +81,11 @@ pub mod engine;
 #[doc(hidden)]
 pub mod fuzzing;
 mod game;
+pub mod json_lines;
 pub mod options;
 mod perft;
 pub mod piskvork;
 mod position;
-pub mod protocol;
 pub mod record;
 #[cfg(feature = "serde")]
 mod serde_impls;

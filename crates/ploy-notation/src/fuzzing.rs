@@ -9,7 +9,7 @@ use ploy_core::{
     BareCommander, Elimination, PartnerElimination, Position, Rotation, Rules, Variant,
 };
 
-use crate::protocol::{MovesOptions, moves_line as protocol_moves_line};
+use crate::conformance::{MovesOptions, moves_line as protocol_moves_line};
 use crate::{
     AlgebraicMove, BoardString, FourPlayerBoardString, FourPlayerPositionString, IllegalMoveError,
     ParseMoveError, PositionString, TwoPlayerPositionString, UniversityMove, check_legal,

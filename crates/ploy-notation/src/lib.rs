@@ -118,10 +118,10 @@
 
 pub mod algebraic;
 pub mod board;
+pub mod conformance;
 pub mod four_player;
 mod moves;
 mod picture;
-pub mod protocol;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod university;

@@ -7,7 +7,7 @@
 //! few thousand generated inputs, so that CI exercises them on stable Rust.
 
 use crate::geometry::{MAX_SIZE, MIN_SIZE};
-use crate::protocol::moves_line as protocol_moves_line;
+use crate::json_lines::moves_line as protocol_moves_line;
 use crate::{Cell, Game, Move, Options, Position, Record, RuleSet};
 
 /// The options a byte selects: size 2 to 7, 2 to 4 players, a rule set.
@@ -99,7 +99,7 @@ pub fn moves_line(data: &[u8]) {
     match Game::from_moves(options, &String::from_utf8_lossy(line)) {
         Ok(game) => {
             assert!(answer.starts_with("{\"legal\": ["), "{answer}");
-            assert_eq!(answer, crate::protocol::moves_json(&game));
+            assert_eq!(answer, crate::json_lines::moves_json(&game));
         }
         Err(_) => assert!(answer.starts_with("{\"error\": \""), "{answer}"),
     }

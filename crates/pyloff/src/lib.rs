@@ -52,7 +52,7 @@
 //!   is the text record, [`Record::replay`] checks it.
 //! - [`Engine`] is the bot ([`SearchPosition`] implements `ploy_search::SearchGame`,
 //!   [`Evaluation`] its evaluator): two players as the search's two sides, three and four
-//!   players by the paranoid reduction. [`protocol`] holds the line protocols of the `moves`
+//!   players by the paranoid reduction. [`json_lines`] holds the line protocols of the `moves`
 //!   and `analyze` programs.
 //! - Group bookkeeping: an analysis of each board's groups and freedoms, cached per thread,
 //!   decides most candidate moves without trying them; captures re-walk only the groups a
@@ -81,9 +81,9 @@ mod error;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 mod geometry;
+pub mod json_lines;
 mod notation;
 mod position;
-pub mod protocol;
 mod record;
 mod rules;
 mod types;

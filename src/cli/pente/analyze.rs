@@ -55,5 +55,5 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         _ => Limits::move_time(args.movetime.unwrap_or(Duration::from_secs(1))),
     };
     let mut engine = Engine::new(Strength::Full).with_seed(args.seed);
-    super::answer_lines(|line| pente::protocol::analyze_line(line, rules, &mut engine, &limits))
+    super::answer_lines(|line| pente::json_lines::analyze_line(line, rules, &mut engine, &limits))
 }

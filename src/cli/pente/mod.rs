@@ -1,6 +1,6 @@
 //! `ploy pente`: the Pente programs, `moves`, `analyze`, `play`, `match` and `piskvork`
 //! (the Gomocup brain, also installed as the `pbrain-ploy-pente` binary). Their input
-//! lines and JSON answers are documented in `pente::protocol` and `docs/pente.md`.
+//! lines and JSON answers are documented in `pente::json_lines` and `docs/pente.md`.
 
 use clap::{Args, Subcommand};
 

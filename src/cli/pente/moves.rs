@@ -10,7 +10,7 @@
 //! `{"legal": [...], "to_move": "white"|"black"|null, "captures": {"white": N, "black": N},
 //! "outcome": "ongoing"|"white"|"black"|"draw", "reason": ..., "plies": N, "position": "..."}`
 //! or `{"error": "..."}` naming the first bad move. The format is documented in
-//! `pente::protocol` and `docs/pente.md`; other tools drive it.
+//! `pente::json_lines` and `docs/pente.md`; other tools drive it.
 
 use clap::Args;
 use pente::Size;
@@ -35,5 +35,5 @@ pub struct MovesArgs {
 /// A failed read or write.
 pub fn run(args: &MovesArgs) -> Result<(), Failure> {
     let rules = super::rules(args.size, args.no_tournament_rule);
-    super::answer_lines(|line| pente::protocol::moves_line(line, rules))
+    super::answer_lines(|line| pente::json_lines::moves_line(line, rules))
 }

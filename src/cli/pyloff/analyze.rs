@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use clap::Args;
 use ploy_search::Evaluator;
-use pyloff::protocol::{bestmove_json, finished_json, read_game};
+use pyloff::json_lines::{bestmove_json, finished_json, read_game};
 use pyloff::{Engine, Evaluation, Limits, Move, Score, SearchPosition, Status};
 
 use super::GameArgs;

@@ -1,5 +1,5 @@
 //! `ploy pyloff`: the Pyloff programs, `moves`, `analyze`, `play`, `match` and `bench`.
-//! Their input lines and JSON answers are documented in `pyloff::protocol` and
+//! Their input lines and JSON answers are documented in `pyloff::json_lines` and
 //! `docs/pyloff.md`.
 
 use clap::{Args, Subcommand};

@@ -17,7 +17,7 @@
 //! the player must pass, with `"swap"` last when allowed, and nothing once the game is
 //! over (`to_move` is then `null`). `winners` lists the leaders of a finished game (empty
 //! while it goes on and for a draw); `score` counts each player's pieces. A bad move gives
-//! `{"error": "..."}` naming it. The exact format is in `pyloff::protocol`.
+//! `{"error": "..."}` naming it. The exact format is in `pyloff::json_lines`.
 
 use clap::Args;
 
@@ -38,5 +38,5 @@ pub struct MovesArgs {
 /// A failed read or write.
 pub fn run(args: &MovesArgs) -> Result<(), Failure> {
     let options = args.game.options()?;
-    super::answer_lines(|line| pyloff::protocol::moves_line(line, options))
+    super::answer_lines(|line| pyloff::json_lines::moves_line(line, options))
 }

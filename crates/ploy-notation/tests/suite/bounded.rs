@@ -1,6 +1,6 @@
 //! Error messages quote a bounded excerpt of the input, however long the input is.
 
-use ploy_notation::protocol::{MovesOptions, PerftCommand, moves_line};
+use ploy_notation::conformance::{MovesOptions, PerftCommand, moves_line};
 
 /// A token far longer than any message should be.
 fn huge(fill: u8) -> Vec<u8> {

@@ -7,7 +7,7 @@ use ploy_core::{
     Board, Flags, Move, PartnerElimination, Piece, Position, Rules, Seat, SeatSet, Setup,
     SetupProblem, Square, Variant,
 };
-use ploy_notation::protocol::{MovesOptions, moves_line, perft_command};
+use ploy_notation::conformance::{MovesOptions, moves_line, perft_command};
 use ploy_notation::{
     AlgebraicMove, FourPlayerPositionString, IllegalMoveError, InvalidPositionError,
     ParseBoardError, ParsePositionError, PositionString, ReadPositionError,

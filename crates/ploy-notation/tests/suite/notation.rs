@@ -5,7 +5,7 @@ use ploy_core::{
     Elimination, Flags, InvalidFlags, Move, Outcome, PieceKind, Position, Rotation, Rules, Seat,
     SetupProblem, Square, Variant, WinReason,
 };
-use ploy_notation::protocol::{MovesOptions, PerftCommand, moves_line, perft_command};
+use ploy_notation::conformance::{MovesOptions, PerftCommand, moves_line, perft_command};
 use ploy_notation::{
     AlgebraicMove, BoardString, IllegalMoveError, InvalidPositionError, ParseBoardError,
     ParseMoveError, ParsePositionError, PositionString, ReadMoveError, ReadPositionError, Side,

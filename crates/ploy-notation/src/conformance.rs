@@ -176,7 +176,7 @@ impl RuleFlags {
 ///
 /// ```
 /// use ploy_core::{Move, Square};
-/// use ploy_notation::protocol::university_key;
+/// use ploy_notation::conformance::university_key;
 /// let a = Move::new(Square::A1, Square::A2, 0);
 /// let b = Move::new(Square::B1, Square::B2, 0);
 /// assert!(university_key(a) < university_key(b));
