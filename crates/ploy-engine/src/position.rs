@@ -3,7 +3,7 @@
 //! date move by move), with their move list [`SearchMoves`].
 
 use crate::eval::layout::{VALID, WIDE, neighbours};
-use crate::eval::tracks::{BY_PARITY, Tracks};
+use crate::eval::tracks::{BY_PARITY, Tracks, push_capture};
 use crate::eval::{Evaluation, Tables, default_tables};
 use core::cell::Cell;
 use ploy_core::{Move, MoveList, Outcome, PieceKind, Position, Seat, Square, Variant};
@@ -177,27 +177,6 @@ pub(crate) fn captures_of(pos: &Position, moves: &mut MoveList) {
             targets &= targets - 1;
             push_capture(moves, from, to, kind == PieceKind::Shield, shield_rots);
         }
-    }
-}
-
-/// Appends the captures from `from` on `to`: a shield's one per rotation in
-/// `shield_rotations` (bit `r` for `r` steps), any other piece's one without turning.
-#[inline(always)]
-pub(crate) fn push_capture(
-    moves: &mut MoveList,
-    from: Square,
-    to: Square,
-    shield: bool,
-    shield_rotations: u8,
-) {
-    if shield {
-        let mut r = shield_rotations;
-        while r != 0 {
-            moves.push(Move::new(from, to, r.trailing_zeros() as u8));
-            r &= r - 1;
-        }
-    } else {
-        moves.push(Move::new(from, to, 0));
     }
 }
 

@@ -3,7 +3,7 @@
 use ploy_core::{GameError, Outcome, Seat, Variant};
 use ploy_notation::{ReadMoveError, ReadPositionError};
 
-use crate::text::ResultText;
+use crate::result::ResultText;
 
 /// A sheet or record could not be read: where (1-based line and column, columns counted in
 /// characters, a tab counting as one) and why.

@@ -220,6 +220,7 @@ mod error;
 mod file;
 mod record;
 mod replay;
+mod result;
 mod sheet;
 mod text;
 
@@ -229,8 +230,8 @@ pub mod fuzzing;
 pub use error::{ReadError, ReadErrorKind, WriteError};
 pub use file::{LoadError, MAX_BYTES, load, load_from, load_text, read_text};
 pub use record::{FORMAT_VERSION, RECORD_KEY, Record, read_record};
+pub use result::ResultText;
 pub use sheet::{SHEET_TITLE, SheetDisplay, read_sheet};
-pub use text::ResultText;
 
 use ploy_core::{Game, Position, Seat};
 use ploy_notation::PositionString;

@@ -1,49 +1,8 @@
 //! Error types: malformed text apart from moves that are not legal here.
 
+pub(crate) use crate::types::excerpt;
 use crate::types::{Move, Player};
-
-/// The longest piece of rejected input an error quotes.
-const EXCERPT: usize = 24;
-
-/// `s`, cut to a few characters (on a character boundary) so that an error message stays
-/// short whatever the input.
-pub(crate) fn excerpt(s: &str) -> String {
-    ploy_search::excerpt(s, EXCERPT)
-}
-
-/// Game options out of range.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum OptionsError {
-    /// The board size is not 2 to 13.
-    #[error("board size {0} is not 2 to 13")]
-    Size(u8),
-    /// The number of players is not 2 to 4.
-    #[error("{0} players: a game has 2 to 4")]
-    Players(u8),
-    /// A player number is not 1 to 4.
-    #[error("no player {0}: players are numbered 1 to 4")]
-    Player(u8),
-    /// Not a rule set's name.
-    #[error("unknown rule set `{0}` (default, all_freedoms, cut_down)")]
-    RuleSet(String),
-}
-
-/// A move's text is malformed (whatever the position).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ParseMoveError {
-    /// Nothing to read.
-    #[error("empty move")]
-    Empty,
-    /// Not a cell (letter and row number), `swap` or `pass`.
-    #[error("`{0}` is not a move (a cell such as c3, swap or pass)")]
-    Syntax(String),
-    /// A column or row beyond the largest board's grid (`a` to `y`, 1 to 25).
-    #[error("`{0}` lies outside every board's grid")]
-    OutOfRange(String),
-    /// Column and row of different parity name no point.
-    #[error("`{0}` is not a point: column and row differ in parity")]
-    MixedParity(String),
-}
+pub use crate::types::{OptionsError, ParseMoveError};
 
 /// Why a move is not legal in a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

@@ -3,8 +3,50 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::error::{OptionsError, ParseMoveError};
 use crate::geometry::{Cell, DEFAULT_SIZE, MAX_GRID, MAX_SIZE, MIN_SIZE};
+
+/// The longest piece of rejected input an error quotes.
+const EXCERPT: usize = 24;
+
+/// `s`, cut to a few characters (on a character boundary) so that an error message stays
+/// short whatever the input.
+pub(crate) fn excerpt(s: &str) -> String {
+    ploy_search::excerpt(s, EXCERPT)
+}
+
+/// Game options out of range.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    /// The board size is not 2 to 13.
+    #[error("board size {0} is not 2 to 13")]
+    Size(u8),
+    /// The number of players is not 2 to 4.
+    #[error("{0} players: a game has 2 to 4")]
+    Players(u8),
+    /// A player number is not 1 to 4.
+    #[error("no player {0}: players are numbered 1 to 4")]
+    Player(u8),
+    /// Not a rule set's name.
+    #[error("unknown rule set `{0}` (default, all_freedoms, cut_down)")]
+    RuleSet(String),
+}
+
+/// A move's text is malformed (whatever the position).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseMoveError {
+    /// Nothing to read.
+    #[error("empty move")]
+    Empty,
+    /// Not a cell (letter and row number), `swap` or `pass`.
+    #[error("`{0}` is not a move (a cell such as c3, swap or pass)")]
+    Syntax(String),
+    /// A column or row beyond the largest board's grid (`a` to `y`, 1 to 25).
+    #[error("`{0}` lies outside every board's grid")]
+    OutOfRange(String),
+    /// Column and row of different parity name no point.
+    #[error("`{0}` is not a point: column and row differ in parity")]
+    MixedParity(String),
+}
 
 /// A player, numbered 1 to 4 in the order of the challenge; player 1 moves first.
 ///
@@ -217,7 +259,7 @@ impl FromStr for RuleSet {
         RuleSet::ALL
             .into_iter()
             .find(|r| r.name() == lower)
-            .ok_or_else(|| OptionsError::RuleSet(crate::error::excerpt(s)))
+            .ok_or_else(|| OptionsError::RuleSet(excerpt(s)))
     }
 }
 
@@ -420,24 +462,24 @@ impl FromStr for Cell {
         };
         let letter = first.to_ascii_lowercase();
         if !letter.is_ascii_lowercase() {
-            return Err(ParseMoveError::Syntax(crate::error::excerpt(t)));
+            return Err(ParseMoveError::Syntax(excerpt(t)));
         }
         if digits.is_empty()
             || digits.len() > 2
             || !digits.iter().all(u8::is_ascii_digit)
             || digits[0] == b'0'
         {
-            return Err(ParseMoveError::Syntax(crate::error::excerpt(t)));
+            return Err(ParseMoveError::Syntax(excerpt(t)));
         }
         let row = digits
             .iter()
             .fold(0u32, |a, &d| a * 10 + u32::from(d - b'0'));
         let x = letter - b'a';
         if u32::from(x) >= u32::from(MAX_GRID) || row > u32::from(MAX_GRID) {
-            return Err(ParseMoveError::OutOfRange(crate::error::excerpt(t)));
+            return Err(ParseMoveError::OutOfRange(excerpt(t)));
         }
         let y = (row - 1) as u8;
-        Cell::new(x, y).ok_or_else(|| ParseMoveError::MixedParity(crate::error::excerpt(t)))
+        Cell::new(x, y).ok_or_else(|| ParseMoveError::MixedParity(excerpt(t)))
     }
 }
 

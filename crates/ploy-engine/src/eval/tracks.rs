@@ -5,9 +5,8 @@
 use super::layout::{
     KIND_OF, RING1, RING2, VALID, bit, for_each, narrow, piece_reach, popcount, sparse_count, wide,
 };
-use crate::position::push_capture;
 use core::cell::Cell;
-use ploy_core::{Move, Position, Undo};
+use ploy_core::{Move, MoveList, Position, Square, Undo};
 
 /// Material plus placement by `[group][kind][10-wide square]`.
 pub(crate) type Psqt = [[[i32; 90]; 4]; 2];
@@ -338,6 +337,27 @@ impl Tracks {
                 push_capture(moves, narrow(f), to, shield, shield_rotations);
             });
         });
+    }
+}
+
+/// Appends the captures from `from` on `to`: a shield's one per rotation in
+/// `shield_rotations` (bit `r` for `r` steps), any other piece's one without turning.
+#[inline(always)]
+pub(crate) fn push_capture(
+    moves: &mut MoveList,
+    from: Square,
+    to: Square,
+    shield: bool,
+    shield_rotations: u8,
+) {
+    if shield {
+        let mut r = shield_rotations;
+        while r != 0 {
+            moves.push(Move::new(from, to, r.trailing_zeros() as u8));
+            r &= r - 1;
+        }
+    } else {
+        moves.push(Move::new(from, to, 0));
     }
 }
 
