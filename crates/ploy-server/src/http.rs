@@ -8,6 +8,15 @@
 //! stale `ply`, not the user's turn; 422 an illegal move. Every error body is
 //! `{"error": word, "message": text}`, including the framework's own (unknown route, wrong
 //! method, oversized body), which a last layer rewrites.
+//!
+//! Outside that, [`tower_http`]'s header layers give every response (API answers, page
+//! files, errors, 404s, event streams) `X-Content-Type-Options: nosniff`,
+//! `X-Frame-Options: DENY`, `Referrer-Policy: no-referrer` and, unless it has its own
+//! policy (the page's, which already says so), `Content-Security-Policy: frame-ancestors
+//! 'none'`. Every response but the page's own files (which hold no user data and keep
+//! `Cache-Control: no-cache`) answers `Cache-Control: no-store`: so every `/api/` answer,
+//! the signed-in ones among them, is never stored by a browser or a proxy. With
+//! `secure_cookies` the session cookie is `Secure` (sent over HTTPS only).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -25,6 +34,7 @@ use axum::routing::{MethodRouter, get, post};
 use futures_util::Stream;
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
+use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::command;
 use crate::page;
@@ -44,7 +54,13 @@ pub const COOKIE: &str = "ployd_session";
 struct AppState {
     service: Arc<Service>,
     events: broadcast::Sender<Event>,
+    /// Whether the session cookie carries `Secure`.
+    secure_cookies: bool,
 }
+
+/// Marks a response as one of the page's own files, which keep their `Cache-Control`.
+#[derive(Clone, Copy)]
+struct PageFile;
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -177,18 +193,18 @@ fn page_file(path: &str) -> Result<Response, ApiError> {
             crate::game::excerpt(path)
         ))
     })?;
-    Ok((
+    let mut res = (
         StatusCode::OK,
         [
             (header::CONTENT_TYPE, asset.content_type),
             (header::CACHE_CONTROL, "no-cache"),
             (header::CONTENT_SECURITY_POLICY, page::CSP),
-            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-            (header::REFERRER_POLICY, "no-referrer"),
         ],
         asset.body,
     )
-        .into_response())
+        .into_response();
+    res.extensions_mut().insert(PageFile);
+    Ok(res)
 }
 
 async fn index() -> Result<Response, ApiError> {
@@ -206,9 +222,11 @@ async fn create_user(State(app): State<AppState>, body: Bytes) -> Result<Respons
     Ok(json_response(StatusCode::CREATED, &json!({"userid": user})))
 }
 
-fn session_cookie(token: &str, max_age: i64) -> HeaderValue {
+/// The session cookie; `Secure` when `secure` (`ployd serve --secure-cookies`).
+fn session_cookie(token: &str, max_age: i64, secure: bool) -> HeaderValue {
+    let secure = if secure { "; Secure" } else { "" };
     HeaderValue::from_str(&format!(
-        "{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age}"
+        "{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age}{secure}"
     ))
     .unwrap_or_else(|_| HeaderValue::from_static("ployd_session=; Path=/"))
 }
@@ -218,8 +236,10 @@ async fn create_session(State(app): State<AppState>, body: Bytes) -> Result<Resp
     let s = Arc::clone(&app.service);
     let (token, user) = blocking(move || s.login(&userid, &password)).await?;
     let mut res = json_response(StatusCode::CREATED, &json!({"userid": user}));
-    res.headers_mut()
-        .insert(header::SET_COOKIE, session_cookie(&token, 30 * 24 * 3600));
+    res.headers_mut().insert(
+        header::SET_COOKIE,
+        session_cookie(&token, 30 * 24 * 3600, app.secure_cookies),
+    );
     Ok(res)
 }
 
@@ -246,8 +266,10 @@ async fn delete_session(
         blocking(move || s.logout(&token)).await?;
     }
     let mut res = StatusCode::NO_CONTENT.into_response();
-    res.headers_mut()
-        .insert(header::SET_COOKIE, session_cookie("", 0));
+    res.headers_mut().insert(
+        header::SET_COOKIE,
+        session_cookie("", 0, app.secure_cookies),
+    );
     Ok(res)
 }
 
@@ -629,7 +651,37 @@ fn router(app: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::map_response(json_errors))
+        // The headers every response carries (see the module's documentation), outside
+        // every other layer, so that rewritten errors and the fallback's 404s get them too.
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("frame-ancestors 'none'"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            no_store,
+        ))
         .with_state(app)
+}
+
+/// `Cache-Control: no-store` for every response but the page's own files.
+fn no_store(res: &Response) -> Option<HeaderValue> {
+    res.extensions()
+        .get::<PageFile>()
+        .is_none()
+        .then(|| HeaderValue::from_static("no-store"))
 }
 
 /// Watches the events table and hands every new change to the event streams: at once
@@ -664,7 +716,7 @@ fn start_watcher(service: &Arc<Service>, tx: broadcast::Sender<Event>) -> mpsc::
 }
 
 /// Serves the API on `listener` until Ctrl-C or SIGTERM; applies timers every
-/// `timer_interval`.
+/// `timer_interval`. With `secure_cookies`, the session cookie carries `Secure`.
 ///
 /// # Errors
 /// The listener fails.
@@ -672,6 +724,7 @@ pub async fn serve(
     service: Arc<Service>,
     listener: tokio::net::TcpListener,
     timer_interval: Duration,
+    secure_cookies: bool,
 ) -> std::io::Result<()> {
     let (tx, _) = broadcast::channel::<Event>(4096);
     let poke = std::sync::Mutex::new(start_watcher(&service, tx.clone()));
@@ -695,6 +748,7 @@ pub async fn serve(
     let app = router(AppState {
         service,
         events: tx,
+        secure_cookies,
     });
     // On Ctrl-C or SIGTERM: stop accepting, let requests finish, but do not wait more than
     // two seconds for open event streams (every write is already durable).

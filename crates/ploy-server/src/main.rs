@@ -64,6 +64,10 @@ enum Command {
         /// How often deadlines and reminders are checked.
         #[arg(long, default_value = "60s", value_parser = parse_time, value_name = "TIME")]
         timer_interval: Duration,
+        /// Marks the session cookie `Secure`, so that browsers send it over HTTPS only (for
+        /// a server behind a TLS proxy).
+        #[arg(long)]
+        secure_cookies: bool,
     },
     /// Reads commands, one a line, on standard input; prints each reply and a line `.`.
     Cmd,
@@ -122,6 +126,7 @@ fn run(cli: Cli) -> Result<(), String> {
             listen,
             bot_threads,
             timer_interval,
+            secure_cookies,
         } => {
             let mut service = Arc::new(service(&cli.common)?);
             service
@@ -146,7 +151,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     cli.common.db.display(),
                     format_duration(i64::try_from(cli.common.bot_time.as_secs()).unwrap_or(0))
                 );
-                ploy_server::http::serve(service, listener, timer_interval)
+                ploy_server::http::serve(service, listener, timer_interval, secure_cookies)
                     .await
                     .map_err(|e| format!("server: {e}"))
             })

@@ -7,6 +7,7 @@ mod commands;
 mod common;
 mod crash;
 mod games;
+mod headers;
 mod http;
 mod load;
 mod page;
