@@ -10,3 +10,4 @@ mod games;
 mod http;
 mod load;
 mod page;
+mod storage;
