@@ -5,14 +5,14 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
 use ploy_server::auth::HashParams;
 use ploy_server::command;
 use ploy_server::game::{Budget, Registry};
 use ploy_server::service::{Clock, Config, FixedClock, Service, SystemClock, format_duration};
-use ploy_server::store::Store;
+use ploy_server::store::{Scan, Store};
 
 /// A play-by-mail game server for Ploy: pbmserv-style commands, an HTTP API, SQLite.
 #[derive(Parser, Debug)]
@@ -79,8 +79,36 @@ enum Command {
     /// Applies the timers due now (reminders and forfeits) once, for use from cron when
     /// the server is not running.
     Timers,
-    /// Replays every game from its move log and compares it with the cached state.
+    /// Runs SQLite's checks of the file (`PRAGMA integrity_check`, `foreign_key_check`),
+    /// replays every game from its move log and compares it with the cached state; exits 1
+    /// naming what is wrong.
     Check,
+    /// Copies the database (`--db`) to FILE consistently, also while a server writes to it
+    /// (SQLite's online backup API); FILE is replaced atomically.
+    Backup {
+        /// The copy to write.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Replace FILE if it exists.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// The most lines of SQLite's checks that `serve` and `check` print.
+const DAMAGE_LINES: usize = 10;
+
+/// The message for a database that SQLite's checks (`what`) find damaged.
+fn damaged(db: &std::path::Path, what: &str, lines: &[String]) -> String {
+    let mut m = format!(
+        "{} is damaged ({what} reports, at most {DAMAGE_LINES} lines):",
+        db.display()
+    );
+    for l in lines {
+        m.push_str("\n  ");
+        m.push_str(l);
+    }
+    m
 }
 
 /// A program flag's duration (the workspace's one parser, `ploy_search::parse_duration` in
@@ -128,7 +156,21 @@ fn run(cli: Cli) -> Result<(), String> {
             timer_interval,
             secure_cookies,
         } => {
-            let mut service = Arc::new(service(&cli.common)?);
+            let service = service(&cli.common)?;
+            // Refuse a damaged file before anything is served from it or written to it.
+            let started = Instant::now();
+            let damage = service
+                .store()
+                .damage(Scan::Quick, DAMAGE_LINES)
+                .map_err(|e| format!("cannot check {}: {e}", cli.common.db.display()))?;
+            if !damage.is_empty() {
+                return Err(format!(
+                    "{}\nrefusing to serve it: see `ployd check`, and restore a backup",
+                    damaged(&cli.common.db, "PRAGMA quick_check", &damage)
+                ));
+            }
+            let checked = started.elapsed();
+            let mut service = Arc::new(service);
             service
                 .start_bot_workers(bot_threads)
                 .map_err(|e| e.to_string())?;
@@ -147,8 +189,9 @@ fn run(cli: Cli) -> Result<(), String> {
                     );
                 }
                 eprintln!(
-                    "ployd: serving http://{addr}/ (database {}, bot {} per move)",
+                    "ployd: serving http://{addr}/ (database {}, checked in {} ms, bot {} per move)",
                     cli.common.db.display(),
+                    checked.as_millis(),
                     format_duration(i64::try_from(cli.common.bot_time.as_secs()).unwrap_or(0))
                 );
                 ploy_server::http::serve(service, listener, timer_interval, secure_cookies)
@@ -200,16 +243,53 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Check => {
             let service = service(&cli.common)?;
-            let (n, problems) = service.check().map_err(|e| e.to_string())?;
+            let damage = service
+                .store()
+                .damage(Scan::Full, DAMAGE_LINES)
+                .map_err(|e| format!("cannot check {}: {e}", cli.common.db.display()))?;
+            for line in &damage {
+                println!("sqlite: {line}");
+            }
+            println!(
+                "sqlite: integrity_check and foreign_key_check: {}",
+                if damage.is_empty() { "ok" } else { "damaged" }
+            );
+            // A damaged file may fail the replay as a whole: that is one more problem.
+            let (n, problems, failed) = match service.check() {
+                Ok((n, problems)) => (n, problems, None),
+                Err(e) => (0, Vec::new(), Some(e.to_string())),
+            };
             for p in &problems {
                 println!("board {}: {}", p.id, p.problem);
             }
+            if let Some(e) = &failed {
+                println!("replay: {e}");
+            }
             println!("{n} games replayed, {} problems", problems.len());
-            if problems.is_empty() {
+            if !damage.is_empty() {
+                Err(damaged(
+                    &cli.common.db,
+                    "PRAGMA integrity_check and foreign_key_check",
+                    &damage,
+                ))
+            } else if let Some(e) = failed {
+                Err(format!("the games cannot be replayed: {e}"))
+            } else if problems.is_empty() {
                 Ok(())
             } else {
                 Err(format!("{} games do not replay as cached", problems.len()))
             }
+        }
+        Command::Backup { file, force } => {
+            let db = &cli.common.db;
+            if !db.exists() {
+                return Err(format!("no database at {}", db.display()));
+            }
+            let store =
+                Store::open(db).map_err(|e| format!("cannot open {}: {e}", db.display()))?;
+            store.backup_to(&file, force).map_err(|e| e.to_string())?;
+            println!("{} copied to {}", db.display(), file.display());
+            Ok(())
         }
     }
 }

@@ -14,6 +14,10 @@
 //! status, seat to move, result, ...) are a cache written in the same transaction as the
 //! log; `ployd check` replays every game and compares.
 //!
+//! SQLite's own checks of the file ([`Store::damage`]: `quick_check` when `ployd serve`
+//! starts, `integrity_check` and `foreign_key_check` in `ployd check`) and consistent copies
+//! of a live database ([`Store::backup_to`], `ployd backup`) are in `health.rs`.
+//!
 //! Writes ([`Store::write`]) run in one `BEGIN IMMEDIATE` transaction that first checks
 //! that the game still has the number of moves (read from the log itself) and the revision
 //! the caller saw; the caller does all slow work (password hashing, search, replay) before.
@@ -28,10 +32,12 @@ use schema::migrate;
 
 mod accounts;
 mod games;
+mod health;
 mod inbox;
 mod rows;
 mod schema;
 
+pub use health::Scan;
 pub use rows::{
     Cache, EndKind, Ending, Event, GameRow, MoveRow, NewGame, Note, NoteRow, OfferChange, Source,
     Summary, Write, WriteError,
@@ -58,6 +64,9 @@ pub enum StoreError {
     /// A stored value is not what the server wrote.
     #[error("corrupt database: {0}")]
     Corrupt(String),
+    /// A backup could not be made ([`Store::backup_to`]).
+    #[error("backup: {0}")]
+    Backup(String),
 }
 
 impl StoreError {

@@ -11,3 +11,4 @@ mod headers;
 mod http;
 mod load;
 mod page;
+mod storage;
