@@ -626,7 +626,7 @@ async fn json_errors(res: Response) -> Response {
 
 /// The routes over `service`, with a channel of changes for the event streams.
 fn router(app: AppState) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/", get(index))
         .route("/api/users", post(create_user))
         .route(
@@ -650,24 +650,19 @@ fn router(app: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(axum::middleware::map_response(json_errors))
-        // The headers every response carries (see the module's documentation), outside
-        // every other layer, so that rewritten errors and the fallback's 404s get them too.
-        .layer(SetResponseHeaderLayer::overriding(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
+        .layer(axum::middleware::map_response(json_errors));
+    // The headers every response carries (see the module's documentation), outside every
+    // other layer, so that rewritten errors and the fallback's 404s get them too.
+    let router = ALWAYS.into_iter().fold(router, |router, (name, value)| {
+        router.layer(SetResponseHeaderLayer::overriding(
+            name,
+            HeaderValue::from_static(value),
         ))
-        .layer(SetResponseHeaderLayer::overriding(
-            header::X_FRAME_OPTIONS,
-            HeaderValue::from_static("DENY"),
-        ))
+    });
+    router
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static("frame-ancestors 'none'"),
-        ))
-        .layer(SetResponseHeaderLayer::overriding(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("no-referrer"),
         ))
         .layer(SetResponseHeaderLayer::overriding(
             header::CACHE_CONTROL,
@@ -675,6 +670,14 @@ fn router(app: AppState) -> Router {
         ))
         .with_state(app)
 }
+
+/// The headers every response carries as they are (the page's own policy already forbids
+/// framing; other responses get `frame-ancestors 'none'` as their policy).
+const ALWAYS: [(header::HeaderName, &str); 3] = [
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (header::REFERRER_POLICY, "no-referrer"),
+];
 
 /// `Cache-Control: no-store` for every response but the page's own files.
 fn no_store(res: &Response) -> Option<HeaderValue> {
