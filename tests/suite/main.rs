@@ -17,5 +17,8 @@ mod pente_programs;
 mod pente_win_in_three;
 mod play;
 mod play_terminal;
+// The game crates' own slow reference implementations and random games, shared with their
+// tests (one copy in the repository).
+#[path = "../../crates/pyloff/tests/suite/common/mod.rs"]
 mod pyloff_common;
 mod pyloff_programs;
