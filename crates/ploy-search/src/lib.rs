@@ -189,6 +189,7 @@
 
 mod game;
 mod info;
+mod level;
 mod limits;
 mod reference;
 mod rng;
@@ -199,6 +200,7 @@ mod table;
 mod text;
 
 pub use game::{Evaluator, MAX_MOVES, MoveBuffer, SearchGame, Side, Terminal};
+pub use level::{Level, LevelError, LevelRng, choose_within};
 pub use limits::{Clock, Limits, SystemClock};
 pub use reference::negamax;
 pub use rng::splitmix64;
