@@ -41,8 +41,12 @@ use crate::page;
 use crate::service::{ApiError, Credentials, Service, Setup};
 use crate::store::{Event, Summary};
 use bodies::{Account, Challenge, Empty, PlayMove, SeatsOf, Who};
+use client::Client;
+pub use options::ServeOptions;
 
 mod bodies;
+mod client;
+mod options;
 
 /// The largest request body accepted, bytes.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -54,8 +58,8 @@ pub const COOKIE: &str = "ployd_session";
 struct AppState {
     service: Arc<Service>,
     events: broadcast::Sender<Event>,
-    /// Whether the session cookie carries `Secure`.
-    secure_cookies: bool,
+    /// What `ployd serve` was told.
+    options: Arc<ServeOptions>,
 }
 
 /// Marks a response as one of the page's own files, which keep their `Cache-Control`.
@@ -231,14 +235,25 @@ fn session_cookie(token: &str, max_age: i64, secure: bool) -> HeaderValue {
     .unwrap_or_else(|_| HeaderValue::from_static("ployd_session=; Path=/"))
 }
 
-async fn create_session(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
+impl AppState {
+    /// Whether the session cookie sent to `client` carries `Secure`.
+    fn secure_cookie(&self, client: Client) -> bool {
+        self.options.secure_cookies || client.https
+    }
+}
+
+async fn create_session(
+    State(app): State<AppState>,
+    client: Client,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let Account { userid, password } = bodies::read(&body, Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let (token, user) = blocking(move || s.login(&userid, &password)).await?;
     let mut res = json_response(StatusCode::CREATED, &json!({"userid": user}));
     res.headers_mut().insert(
         header::SET_COOKIE,
-        session_cookie(&token, 30 * 24 * 3600, app.secure_cookies),
+        session_cookie(&token, 30 * 24 * 3600, app.secure_cookie(client)),
     );
     Ok(res)
 }
@@ -259,6 +274,7 @@ async fn get_session(
 
 async fn delete_session(
     State(app): State<AppState>,
+    client: Client,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     if let Some(token) = cookie_token(&headers) {
@@ -268,7 +284,7 @@ async fn delete_session(
     let mut res = StatusCode::NO_CONTENT.into_response();
     res.headers_mut().insert(
         header::SET_COOKIE,
-        session_cookie("", 0, app.secure_cookies),
+        session_cookie("", 0, app.secure_cookie(client)),
     );
     Ok(res)
 }
@@ -718,17 +734,17 @@ fn start_watcher(service: &Arc<Service>, tx: broadcast::Sender<Event>) -> mpsc::
     poke_tx
 }
 
-/// Serves the API on `listener` until Ctrl-C or SIGTERM; applies timers every
-/// `timer_interval`. With `secure_cookies`, the session cookie carries `Secure`.
+/// Serves the API on `listener` until Ctrl-C or SIGTERM, with `options` (timers, limits,
+/// cookies, the proxy).
 ///
 /// # Errors
 /// The listener fails.
 pub async fn serve(
     service: Arc<Service>,
     listener: tokio::net::TcpListener,
-    timer_interval: Duration,
-    secure_cookies: bool,
+    options: ServeOptions,
 ) -> std::io::Result<()> {
+    let timer_interval = options.timer_interval;
     let (tx, _) = broadcast::channel::<Event>(4096);
     let poke = std::sync::Mutex::new(start_watcher(&service, tx.clone()));
     service.set_on_change(Box::new(move || {
@@ -751,7 +767,7 @@ pub async fn serve(
     let app = router(AppState {
         service,
         events: tx,
-        secure_cookies,
+        options: Arc::new(options),
     });
     // On Ctrl-C or SIGTERM: stop accepting, let requests finish, but do not wait more than
     // two seconds for open event streams (every write is already durable).

@@ -68,6 +68,11 @@ enum Command {
         /// a server behind a TLS proxy).
         #[arg(long)]
         secure_cookies: bool,
+        /// Trusts the proxy in front: the client's address is the last one of its
+        /// `X-Forwarded-For`, and `X-Forwarded-Proto: https` makes the cookie `Secure`. Only
+        /// for a server that nothing but the proxy can reach.
+        #[arg(long)]
+        trust_proxy: bool,
     },
     /// Reads commands, one a line, on standard input; prints each reply and a line `.`.
     Cmd,
@@ -155,6 +160,7 @@ fn run(cli: Cli) -> Result<(), String> {
             bot_threads,
             timer_interval,
             secure_cookies,
+            trust_proxy,
         } => {
             let service = service(&cli.common)?;
             // Refuse a damaged file before anything is served from it or written to it.
@@ -194,7 +200,11 @@ fn run(cli: Cli) -> Result<(), String> {
                     checked.as_millis(),
                     format_duration(i64::try_from(cli.common.bot_time.as_secs()).unwrap_or(0))
                 );
-                ploy_server::http::serve(service, listener, timer_interval, secure_cookies)
+                let mut options = ploy_server::http::ServeOptions::default();
+                options.timer_interval = timer_interval;
+                options.secure_cookies = secure_cookies;
+                options.trust_proxy = trust_proxy;
+                ploy_server::http::serve(service, listener, options)
                     .await
                     .map_err(|e| format!("server: {e}"))
             })
