@@ -106,8 +106,9 @@
 //!   (`"c8-c6-0"`), a [`Square`] as its name (`"e4"`), a [`SeatSet`] as a list of seats
 //!   (`TextVisitor` reads such text for the crates built on this one). A
 //!   position travels as its setup (variant, rules, seat to move, controllers, seats in
-//!   play, and the pieces by square) and is read through [`Position::from_setup`], the same
-//!   checks a position string goes through; a game travels as its start position, its moves
+//!   play, the pieces by square and, when it is won, `won_by`, the reason, which the board
+//!   alone does not always tell) and is read through [`Position::from_setup`], the same
+//!   checks a position string goes through (a `won_by` that does not fit is refused); a game travels as its start position, its moves
 //!   and a recorded ending (resignation, time forfeit, agreed draw), and is read by
 //!   replaying the moves from the start. So no impossible position or game can be built by
 //!   deserializing: tampered data is refused with an error.

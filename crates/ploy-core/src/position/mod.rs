@@ -470,11 +470,17 @@ impl fmt::Debug for Position {
     }
 }
 
-/// `serde` form of a [`Position`]: the setup and the rules, validated on the way in.
+/// `serde` form of a [`Position`]: the setup and the rules, validated on the way in; and,
+/// for a won position, why it was won, which the board alone does not always tell (under
+/// strict elimination with the bare commander removed, a side left with only commanders
+/// loses them too, and looks like a side whose commander was captured).
 #[cfg(feature = "serde")]
 mod serde_form {
     use super::{Position, Setup};
-    use crate::{Board, Piece, Rules, Seat, SeatSet, Square, Variant};
+    use crate::{
+        Board, Elimination, Outcome, Piece, PieceKind, Rules, Seat, SeatSet, Square, Variant,
+        WinReason,
+    };
     use std::collections::BTreeMap;
 
     #[derive(serde::Serialize, serde::Deserialize)]
@@ -486,6 +492,10 @@ mod serde_form {
         controllers: [Seat; 4],
         in_play: SeatSet,
         pieces: BTreeMap<Square, Piece>,
+        /// Why the position is won, when it is (absent in older forms: then the board's
+        /// most likely reason).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        won_by: Option<WinReason>,
     }
 
     impl serde::Serialize for Position {
@@ -498,6 +508,10 @@ mod serde_form {
                 controllers: setup.controllers,
                 in_play: setup.in_play,
                 pieces: setup.board.pieces().collect(),
+                won_by: match self.outcome() {
+                    Some(Outcome::Win { reason, .. }) => Some(reason),
+                    _ => None,
+                },
             }
             .serialize(serializer)
         }
@@ -517,7 +531,32 @@ mod serde_form {
                 controllers: form.controllers,
                 in_play: form.in_play,
             };
-            Position::from_setup(setup, form.rules).map_err(serde::de::Error::custom)
+            let mut position =
+                Position::from_setup(setup, form.rules).map_err(serde::de::Error::custom)?;
+            if let Some(reason) = form.won_by {
+                let Some(Outcome::Win { winners, .. }) = position.outcome() else {
+                    return Err(serde::de::Error::custom(
+                        "`won_by` is given but nobody has won this position",
+                    ));
+                };
+                let losers = SeatSet::from_bits(SeatSet::ALL.bits() & !winners.bits());
+                let fits = match reason {
+                    WinReason::CommanderCaptured => losers
+                        .iter()
+                        .any(|s| position.board.count(s, PieceKind::Commander) == 0),
+                    WinReason::OnlyCommanders => position.rules.elimination == Elimination::Strict,
+                    _ => false,
+                };
+                if !fits {
+                    return Err(serde::de::Error::custom(format!(
+                        "`won_by` {reason:?} does not fit the board"
+                    )));
+                }
+                position
+                    .state
+                    .set_outcome(Some(Outcome::Win { winners, reason }));
+            }
+            Ok(position)
         }
     }
 }

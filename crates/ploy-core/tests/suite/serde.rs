@@ -318,3 +318,29 @@ fn free_for_all_withdrawals_round_trip() {
     late["withdrawals"][0]["ply"] = json!(999);
     assert!(serde_json::from_value::<Game>(late).is_err());
 }
+
+/// A partnership game won by strict elimination with the bare commander removed: the losing
+/// side's commanders left the board with it, so the board alone would say "commander
+/// captured". The position's JSON carries why it was won (a seed the property test found).
+#[test]
+fn a_win_by_only_commanders_keeps_its_reason() {
+    let game = random_game(
+        Variant::Partnership,
+        rules_from(12),
+        10_087_709_021_247_745_916,
+        91,
+    );
+    let pos = game.position();
+    let Some(Outcome::Win { reason, .. }) = pos.outcome() else {
+        panic!("the game is won: {:?}", pos.outcome())
+    };
+    assert_eq!(reason, WinReason::OnlyCommanders);
+    let json = serde_json::to_value(pos).unwrap();
+    assert_eq!(json["won_by"], json!("OnlyCommanders"));
+    let back: Position = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(&back, pos);
+    // A reason that does not fit is refused.
+    let mut wrong = json;
+    wrong["won_by"] = json!("Resignation");
+    assert!(serde_json::from_value::<Position>(wrong).is_err());
+}
