@@ -68,6 +68,10 @@
 //!   goes to a temporary file beside it, which is then renamed over it, so the file always
 //!   holds one whole game. Saved games carry the date the game began (UTC) and the time
 //!   control (or `untimed (engine: ...)`).
+//! - **Levels**: the level (`level N`, `--level N`) weakens only the engine's own moves;
+//!   `hint` and the engine's judgement of a draw offer search at full strength, at the
+//!   budget. The seed of a weaker level's choices is `--seed` (0 unless given), so the same
+//!   game at the same node or depth budget gets the same engine moves.
 //! - **Loading** reads at most [`MAX_FILE_BYTES`]; `--load` of a file that cannot be loaded
 //!   is an error before anything is shown.
 //! - **The view** starts from the seat of the one person playing, if one person plays, and
