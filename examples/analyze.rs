@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example analyze -- "<position string>" [--depth N] [--nodes N]
-//!     [--time DURATION] [rule options]
+//!     [--time DURATION] [--level N [--seed S]] [rule options]
 //! ```
 //!
 //! `start` stands for the two-player start position, `ffa` and `partnership` for the four-player
@@ -17,7 +17,8 @@
 //! always was); budgets combine, the first reached ends the search; without one the search runs for
 //! one second. The rules are the standard ones (draw rules on); the rule options (`--help`) are
 //! those of every program: `--single-step`, `--relaxed`, `--plays-on`, `--bare-commander-removed`,
-//! `--university` for the university rules (no draw rules), ...
+//! `--university` for the university rules (no draw rules), ... `--level N` (1 to 8) analyses
+//! as the engine plays at that level: the last line is the move that level chooses.
 //!
 //! The same program is `ploy analyze`; the code is `ploy::cli::analyze`.
 

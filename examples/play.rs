@@ -11,7 +11,7 @@
 //! colours are used only when standard output is a terminal (and `NO_COLOR` is not set).
 //! The engine's time per move is `--move-time 2s` or, as before, `--time S` in seconds; a
 //! clock is `--clock 5m+2s` or, as before, `--clock M+I` (minutes per game, seconds per
-//! move).
+//! move). `--level N` (1 to 8, 8 the default and full strength) sets a weaker opponent.
 //!
 //! The same program is `ploy play`; the logic is [`ploy::play::run`], the options
 //! `ploy::cli::play`.

@@ -25,7 +25,8 @@ pub mod notation {
 
 pub mod protocol {
     #![doc = "[rules]: crate::docs::rules\n[notation]: crate::docs::notation\n\
-              [index]: crate::docs\n[pente]: crate::docs::pente\n[pyloff]: crate::docs::pyloff"]
+              [index]: crate::docs\n[pente]: crate::docs::pente\n[pyloff]: crate::docs::pyloff\n\
+              [tuning]: crate::docs::search_tuning"]
     #![doc = include_str!("../docs/PROTOCOL.md")]
 }
 

@@ -23,7 +23,8 @@
 //! | `sheet <file> [force]` | exports the score sheet (tab-separated text) |
 //! | `new [options]` | a new game: `two-player`, `ffa`, `partnership`, and rule words |
 //! | `<seat> human\|engine`, `all human\|engine` | who plays a seat |
-//! | `level time S \| clock M+I \| nodes N \| depth D` | the engine's strength |
+//! | `level N` | the engine's level, 1 (weakest) to 8 (full strength; [`ploy_engine::Level`]) |
+//! | `budget time S \| clock M+I \| nodes N \| depth D` | the engine's search budget (called `level` before 0.2.0) |
 //! | `view <seat>`, `flip` | the board from a seat's side (his corner at the bottom left in a free-for-all game), or turned round |
 //! | `board`, `moves`, `position`, `rules`, `players` | show the board, legal moves, position string, rules, players |
 //! | `resign` | the player to move resigns |
@@ -36,7 +37,7 @@
 //!
 //! # Clocks
 //!
-//! With `level clock M+I` (or `--clock`), every player has `M` minutes for the game and
+//! With `budget clock M+I` (or `--clock`), every player has `M` minutes for the game and
 //! gets `I` seconds after each move. The clock of the player to move runs while he thinks;
 //! in a terminal the prompt shows it (`green 4:59.3> `), redrawn ten times a second in
 //! place. At zero the game ends with a time forfeit (in a free-for-all game with two or
@@ -67,6 +68,10 @@
 //!   goes to a temporary file beside it, which is then renamed over it, so the file always
 //!   holds one whole game. Saved games carry the date the game began (UTC) and the time
 //!   control (or `untimed (engine: ...)`).
+//! - **Levels**: the level (`level N`, `--level N`) weakens only the engine's own moves;
+//!   `hint` and the engine's judgement of a draw offer search at full strength, at the
+//!   budget. The seed of a weaker level's choices is `--seed` (0 unless given), so the same
+//!   game at the same node or depth budget gets the same engine moves.
 //! - **Loading** reads at most [`MAX_FILE_BYTES`]; `--load` of a file that cannot be loaded
 //!   is an error before anything is shown.
 //! - **The view** starts from the seat of the one person playing, if one person plays, and
@@ -164,8 +169,14 @@ pub struct Options {
     pub rules: Rules,
     /// Who plays each seat, by seat index (Green, Red, Yellow, Blue).
     pub players: [Player; 4],
-    /// The engine's strength.
+    /// The engine's search budget.
     pub strength: Strength,
+    /// The engine's level: 8 (the default) is full strength at the budget, 1 to 7 weaker
+    /// ([`ploy_engine::Engine::set_level`]).
+    pub level: ploy_engine::Level,
+    /// The seed of a weaker level's choices (0 by default): the same game and seed give the
+    /// same engine moves at a node or depth budget.
+    pub seed: u64,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
     /// ANSI colours.
@@ -192,6 +203,8 @@ impl Default for Options {
                 Player::Engine,
             ],
             strength: Strength::MoveTime(Duration::from_secs(2)),
+            level: ploy_engine::Level::MAX,
+            seed: 0,
             hash_mb: crate::engine::DEFAULT_HASH_MB,
             colour: false,
             live: false,
@@ -324,7 +337,8 @@ Commands:
                     no-repetition limit N no-limit absorbed plays-on stays
                     removed
   green engine      who plays a seat (green red yellow blue all; human engine)
-  level time S | clock M+I | nodes N | depth D     the engine's strength
+  level N           the engine's level: 1 (weakest) to 8 (full strength)
+  budget time S | clock M+I | nodes N | depth D    the engine's search budget
   view SEAT  flip   show the board from a seat's side; turn it round
   board  moves  position  rules  players           show things
   resign            the player to move resigns (free-for-all: he leaves the

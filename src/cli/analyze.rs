@@ -7,6 +7,10 @@
 //! searched with the teams as sides, a free-for-all game paranoidly (the player to move against the
 //! others), so its scores are that player's. Budgets combine: the first one reached ends the
 //! search; without one the search runs for one second.
+//!
+//! `--level N` analyses as the engine plays at level `N` ([`ploy_engine::Engine::set_level`]):
+//! the search keeps within the level's limits, the lines show its best line, and the last
+//! line is the move the level chooses (seeded by `--seed`, 0 by default, and the position).
 
 use std::io::Write;
 use std::sync::Arc;
@@ -14,12 +18,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::Parser;
-use ploy_core::Rules;
-use ploy_engine::{Evaluation, PloyGame};
+use ploy_core::{Game, Rules};
+use ploy_engine::{Engine, Level};
 use ploy_notation::UniversityMove;
 use ploy_notation::conformance::read_position_arg;
-use ploy_search::{Config, Limits, MAX_THREADS, Searcher};
+use ploy_search::{Config, Limits, MAX_THREADS};
 
+use super::play::parse_level;
 use super::{Failure, RuleArgs, parse_duration};
 
 /// Analyse a position: a line per completed depth, then the best move.
@@ -53,6 +58,13 @@ pub struct AnalyzeArgs {
     /// table (Lazy SMP) and reach a depth sooner, with node counts summed over the threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
     pub threads: u32,
+    /// Analyse as the engine plays at this level: 1 (weakest) to 8 (full strength, the
+    /// default); the last line is the move the level chooses.
+    #[arg(long, value_name = "N", value_parser = parse_level)]
+    pub level: Option<Level>,
+    /// The seed of a weaker level's choice [default: 0].
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -91,11 +103,14 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
         threads: args.threads as usize,
         ..Config::default()
     };
-    let mut searcher = Searcher::new(config, Evaluation::default());
-    // Two-player and partnership positions as `EvalPosition`, free-for-all as `Paranoid`.
-    let game: PloyGame = searcher.evaluator().game(pos);
+    // Two-player and partnership positions with the teams as sides, free-for-all ones
+    // paranoidly (the engine picks the search game).
+    let mut engine = Engine::new(config)
+        .with_level(args.level.unwrap_or_default())
+        .with_seed(args.seed.unwrap_or(0));
+    let game = Game::from_position(pos);
     let mut written = Ok(());
-    let result = searcher.search(&game, &[], &limits, |info| {
+    let result = engine.search(&game, &limits, |info| {
         if written.is_ok() {
             written = writeln!(out, "{info}").and_then(|()| out.flush());
             if written.is_err() {

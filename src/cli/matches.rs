@@ -5,12 +5,16 @@
 //! # Players
 //!
 //! A player ([`PlayerSpec`]) is the search in this process with a named configuration
-//! (`full`, `noorder`, `alphabeta`, `nolmr`), a random mover (`random`), or an engine
-//! program driven over the engine protocol (`engine:PATH`, see [`EngineProcess`] for what is
-//! sent), so that another build, an older one say, can be the opponent. Budget overrides
-//! follow `@`: `dN` (depth), `nN` (nodes), `tT` (time per move), e.g. `full@d4`,
-//! `engine:./old-engine@t100ms`; without one the match's `--nodes`, `--time` or `--depth`
-//! holds (20,000 nodes by default). An engine program gets the match's rules as options
+//! (`full`, `noorder`, `alphabeta`, `nolmr`), a random mover (`random`), a one-ply greedy
+//! player (`greedy`: the move after which Ploy's static evaluation is best for it, a win
+//! first, ties at random), or an engine program driven over the engine protocol
+//! (`engine:PATH`, see [`EngineProcess`] for what is sent), so that another build, an older
+//! one say, can be the opponent. Budget overrides follow `@`: `dN` (depth), `nN` (nodes),
+//! `tT` (time per move), e.g. `full@d4`, `engine:./old-engine@t100ms`; without one the
+//! match's `--nodes`, `--time` or `--depth` holds (20,000 nodes by default). A level
+//! override `@lN` plays the search at level N, 1 to 8 (`full@l3`; an engine program is told
+//! `setoption name Level value N`); a level's random choices are seeded by the match's seed
+//! and the game's number, so a level match replays too. An engine program gets the match's rules as options
 //! (`Repetition draw`, `No-capture limit`, ...), then the options of `--a-option NAME=VALUE`
 //! / `--b-option`, and `go movetime T`, `go depth D` or `go nodes N`. It loses a game when
 //! it crashes, gives an illegal move or none, or does not answer in time (its time per move
@@ -154,13 +158,14 @@ fn parse_rate(text: &str) -> Result<f64, String> {
     after_help = "A SPEC is an engine name with optional budget overrides joined by `@`: \
                   full (the default configuration), noorder (table and move ordering off), \
                   alphabeta, nolmr (late move reductions off), random (a uniformly random \
-                  mover); a search engine's name may be followed by `:` and search options \
+                  mover), greedy (the move with the best static evaluation one ply on, ties \
+                  at random); a search engine's name may be followed by `:` and search options \
                   (full:null_move=off,aspiration_window=40, as ploy_search::Config::set \
                   names them), or engine:PATH (an engine program driven over the engine protocol, \
                   told the match's rules and the --a-option/--b-option options); overrides \
-                  dN (depth), nN (nodes), tT (time per move: t500 = 500 ms, t2s), e.g. \
-                  full@d4, engine:./old/engine@t100ms. Games are played in pairs: each \
-                  opening (random plies from the seed, or a line of the openings file: \
+                  dN (depth), nN (nodes), tT (time per move: t500 = 500 ms, t2s), and the \
+                  level lN (1 to 8), e.g. full@d4, full@l3, engine:./old/engine@t100ms. \
+                  Games are played in pairs: each opening (random plies from the seed, or a line of the openings file: \
                   `start | e3-e4-0 e7-e6-0`, moves alone, or a position string) once with \
                   each colour. Games reaching the ply cap are adjudicated as draws; an \
                   engine program that crashes, times out or plays an illegal move loses. The \

@@ -14,6 +14,13 @@ use ploy_core::{Rules, Variant};
 use super::{ClockSpec, Failure, RuleArgs, excerpt, parse_duration};
 use crate::engine::MAX_HASH_MB;
 use crate::play::{Options, Player, Strength};
+use ploy_engine::Level;
+
+/// A level, 1 to 8, with [`ploy_engine::LevelError`]'s message (`ploy play`, `ploy
+/// analyze`, `ploy match`).
+pub(crate) fn parse_level(text: &str) -> Result<Level, String> {
+    text.parse::<Level>().map_err(|e| e.to_string())
+}
 
 /// Play Ploy in the terminal: against the engine (either side), engine against engine, or
 /// people against each other, in every variant and under every rule option.
@@ -68,6 +75,13 @@ pub struct PlayArgs {
     /// The engine searches this many plies deep per move.
     #[arg(long, group = "strength", value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
+    /// The engine's level: 1 (weakest) to 8 (full strength at the budget, the default).
+    #[arg(long, value_name = "N", value_parser = parse_level)]
+    pub level: Option<Level>,
+    /// The seed of a weaker level's choices: the same game and seed give the same engine
+    /// moves at a node or depth budget [default: 0].
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
     /// Transposition table size in MiB (1 to 4096).
     #[arg(long, value_name = "MIB",
           value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
@@ -174,6 +188,12 @@ impl PlayArgs {
         }
         if let Some(mb) = self.hash {
             o.hash_mb = mb as usize;
+        }
+        if let Some(level) = self.level {
+            o.level = level;
+        }
+        if let Some(seed) = self.seed {
+            o.seed = seed;
         }
         if let Some(t) = self.move_time.or(self.time) {
             o.strength = Strength::MoveTime(t);
@@ -287,6 +307,9 @@ mod tests {
             &["--hash", "0"],
             &["--variant", "three"],
             &["--green", "robot"],
+            &["--level", "0"],
+            &["--level", "9"],
+            &["--level", "x"],
         ] {
             let e = options(bad).unwrap_err();
             assert_eq!(e.exit_code(), 2, "{bad:?}");
@@ -316,6 +339,9 @@ mod tests {
         assert!(options(&["--colour"]).unwrap().colour);
         assert!(!options(&["--color", "--no-colour"]).unwrap().colour);
         assert_eq!(options(&["--hash", "64"]).unwrap().hash_mb, 64);
+        let o = options(&["--level", "3", "--seed", "11"]).unwrap();
+        assert_eq!((o.level.get(), o.seed), (3, 11));
+        assert_eq!(options(&[]).unwrap().level, Level::MAX);
         assert_eq!(options(&[]).unwrap(), Options::default());
     }
 }

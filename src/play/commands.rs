@@ -13,7 +13,7 @@ use super::{
     parse_strength, seat_from_name, title,
 };
 use ploy_core::{Game, Move, Position, Seat, Variant};
-use ploy_engine::Engine;
+use ploy_engine::{Engine, Level};
 use ploy_notation::{AlgebraicMove, ParseMoveError, PositionString, ReadMoveError, read_algebraic};
 use ploy_search::{Info, Score};
 use ploy_sheet::{ResultText, SavedGame};
@@ -138,6 +138,24 @@ impl<W: Write> Session<W> {
             "players" => self.players_text()?,
             "level" => match args {
                 [] => {
+                    let msg = format!("Level {}.", self.level_text());
+                    self.say(&msg)?;
+                }
+                [n] => match n.parse::<Level>() {
+                    Ok(level) => {
+                        self.level = level;
+                        let msg = format!("Level {}.", self.level_text());
+                        self.say(&msg)?;
+                    }
+                    Err(e) => self.say(&format!("{e}."))?,
+                },
+                _ => self.say(
+                    "`level` needs a level from 1 (weakest) to 8 (full strength); the search \
+                     budget is `budget time S | clock M+I | nodes N | depth D`",
+                )?,
+            },
+            "budget" => match args {
+                [] => {
                     let msg = format!("Engine: {}.", self.strength);
                     self.say(&msg)?;
                 }
@@ -151,7 +169,7 @@ impl<W: Write> Session<W> {
                     }
                     Err(e) => self.say(&e)?,
                 },
-                _ => self.say("`level` needs: time S | clock M+I | nodes N | depth D")?,
+                _ => self.say("`budget` needs: time S | clock M+I | nodes N | depth D")?,
             },
             "moves" => {
                 let pos = self.game.position().clone();
@@ -357,7 +375,12 @@ impl<W: Write> Session<W> {
             if header.players.get(seat).is_none() {
                 let name = match self.players[seat.index()] {
                     Player::Human => "human".to_owned(),
-                    Player::Engine => format!("{} engine", crate::protocol::NAME),
+                    Player::Engine if self.level.is_full() => {
+                        format!("{} engine", crate::protocol::NAME)
+                    }
+                    Player::Engine => {
+                        format!("{} engine, level {}", crate::protocol::NAME, self.level)
+                    }
                 };
                 header.players.set(seat, Some(name));
             }
@@ -537,7 +560,21 @@ impl<W: Write> Session<W> {
                 )
             })
             .collect();
-        let msg = format!("Players: {}; engine: {}.", list.join(", "), self.strength);
+        let msg = format!(
+            "Players: {}; engine: {}, level {}.",
+            list.join(", "),
+            self.strength,
+            self.level_text()
+        );
         self.say(&msg)
+    }
+
+    /// The level as `level` says it: `3 of 8` or `8 of 8 (full strength)`.
+    fn level_text(&self) -> String {
+        if self.level.is_full() {
+            format!("{} of 8 (full strength)", self.level)
+        } else {
+            format!("{} of 8", self.level)
+        }
     }
 }

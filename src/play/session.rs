@@ -12,7 +12,7 @@ use super::render::{
 };
 use super::{Options, Player, Strength, board_picture_turned, kind_name, seat_char, title};
 use ploy_core::{Ending, Game, Move, Outcome, Seat, Variant, WinReason};
-use ploy_engine::Engine;
+use ploy_engine::{Engine, Level};
 use ploy_notation::AlgebraicMove;
 use ploy_search::{Info, Limits, SearchResult};
 use ploy_sheet::ResultText;
@@ -30,6 +30,9 @@ pub(super) struct Session<W: Write> {
     pub(super) header: ploy_sheet::Header,
     pub(super) players: [Player; 4],
     pub(super) strength: Strength,
+    /// The level of the engine's own moves (hints and draw offers are judged at full
+    /// strength).
+    pub(super) level: Level,
     pub(super) engine: Engine,
     /// Time left per seat (clock mode) when its turn began; the mover's clock runs down
     /// from there (see [`Session::time_left`]).
@@ -86,9 +89,10 @@ pub(super) fn redo_ending(game: &mut Game, e: Ending) -> Result<(), ploy_core::G
 impl<W: Write> Session<W> {
     pub(super) fn new(out: W, opts: Options) -> Session<W> {
         let game = Game::start(opts.variant, opts.rules);
-        let engine = Engine::with_hash_mb(opts.hash_mb);
+        let engine = Engine::with_hash_mb(opts.hash_mb).with_seed(opts.seed);
         let players = opts.players;
         let strength = opts.strength;
+        let level = opts.level;
         let mut s = Session {
             out,
             opts,
@@ -96,6 +100,7 @@ impl<W: Write> Session<W> {
             header: ploy_sheet::Header::default(),
             players,
             strength,
+            level,
             engine,
             clocks: [Duration::ZERO; 4],
             clock_log: Vec::new(),
@@ -404,7 +409,10 @@ impl<W: Write> Session<W> {
     pub(super) fn engine_move(&mut self) -> io::Result<()> {
         let seat = self.game.position().mover();
         let limits = self.limits_for(seat);
-        let Some((mv, r)) = self.think(&limits)? else {
+        self.engine.set_level(self.level);
+        let thought = self.think(&limits);
+        self.engine.set_level(Level::MAX);
+        let Some((mv, r)) = thought? else {
             self.paused = true;
             return Ok(());
         };

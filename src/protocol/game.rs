@@ -8,7 +8,7 @@ use std::time::Instant;
 
 #[cfg(feature = "cli")]
 use ploy_search::{Info, Score};
-use ploy_search::{Limits, SearchOptions};
+use ploy_search::{Level, Limits, SearchOptions};
 
 use super::{Job, Out, QUOTE, SearchJob, excerpt};
 
@@ -27,6 +27,9 @@ pub(super) struct GoRequest {
     pub(super) searchmoves: Vec<String>,
     /// Whether `bestmove` also names the expected reply (the `Ponder` option).
     pub(super) ponder_move: bool,
+    /// The strength to play at (the `Level` option, common to every game; 8 is full
+    /// strength). Each game's search hands it to its engine.
+    pub(super) level: Level,
 }
 
 /// One game the protocol can play: Ploy, and with the `cli` feature Pente and Pyloff

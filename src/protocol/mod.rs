@@ -224,6 +224,7 @@ pub fn run_protocol_with(
         options: Options {
             multipv: 1,
             ponder: false,
+            level: ploy_search::Level::MAX,
             start_threads: start.threads.clamp(1, MAX_THREADS),
         },
         jobs,

@@ -227,11 +227,11 @@ impl ProtocolGame for PloyProtocol {
                 return game_over(&out, ploy_sheet::ResultText(Some(o)));
             }
             let limits = count_from(request.limits, request.received, request.ponder.is_some());
-            let result = engines
-                .ploy()
-                .search_with(&game, &limits, &options, |info| {
-                    say(&out, &format!("info {info}"));
-                });
+            let engine = engines.ploy();
+            engine.set_level(request.level);
+            let result = engine.search_with(&game, &limits, &options, |info| {
+                say(&out, &format!("info {info}"));
+            });
             bestmove_line(
                 result.best_move,
                 &result.pv,

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use ploy_engine::MAX_HASH_MB;
-use ploy_search::Limits;
+use ploy_search::{Level, Limits};
 
 use super::game::{GoRequest, ProtocolGame};
 use super::*;
@@ -51,6 +51,8 @@ pub(super) struct Running {
 pub(super) struct Options {
     pub(super) multipv: usize,
     pub(super) ponder: bool,
+    /// The `Level` option: every game's engine plays at this level.
+    pub(super) level: Level,
     /// The `Threads` value the session started with (what `uci` calls its default).
     pub(super) start_threads: usize,
 }
@@ -184,6 +186,12 @@ impl Session {
             ));
         }
         self.say("option name Ponder type check default false");
+        self.say(&format!(
+            "option name Level type spin default {} min {} max {}",
+            Level::MAX,
+            Level::MIN,
+            Level::MAX
+        ));
         for line in self.game.option_lines() {
             self.say(&line);
         }
@@ -320,6 +328,9 @@ impl Session {
                     ));
                 }
                 self.options.multipv = k;
+            }
+            "level" => {
+                self.options.level = value.parse().map_err(|e| format!("option `Level`: {e}"))?;
             }
             "ponder" => {
                 self.options.ponder = match v.as_str() {
@@ -488,6 +499,7 @@ impl Session {
             ponder: ponder_flag.clone(),
             searchmoves,
             ponder_move: self.options.ponder,
+            level: self.options.level,
         };
         let search = self.game.search(request, self.out.clone())?;
         let out = self.out.clone();

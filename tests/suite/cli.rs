@@ -140,6 +140,15 @@ fn usage_errors_exit_2_without_panic() {
         &["play", "--variant", "three"],
         &["play", "--hash", "5000"],
         &["play", "--depth", "3", "--nodes", "5"],
+        &["play", "--level", "0"],
+        &["play", "--level", "9"],
+        &["play", "--level", "x"],
+        &["analyze", "start", "--level", "0"],
+        &["analyze", "start", "--level", "9"],
+        &["analyze", "start", "--level", "x"],
+        &["match", "--a", "full@l0"],
+        &["match", "--a", "full@l9"],
+        &["match", "--b", "greedy@l3"],
         &["engine", "--bogus"],
     ];
     for args in cases {
@@ -683,4 +692,67 @@ fn analyze_help_describes_its_lines() {
             "{line}\n{described}\n{help}"
         );
     }
+}
+
+/// `--level`: refused outside 1 to 8 with the level's message; `analyze --level 3`
+/// searches no deeper than level 3's two plies and ends with a legal move, the same each
+/// run; `match` plays levels and the greedy player.
+#[test]
+fn levels_in_analyze_and_match() {
+    for (args, what) in [
+        (
+            &["analyze", "start", "--level", "9"][..],
+            "`9` is not a level",
+        ),
+        (&["analyze", "start", "--level", "x"], "`x` is not a level"),
+        (&["play", "--level", "0"], "`0` is not a level"),
+        (&["match", "--a", "full@l9"], "a level override is lN"),
+    ] {
+        let out = ploy(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(what), "{args:?}: {err}");
+    }
+    let run = || {
+        let out = ploy(&["analyze", "start", "--depth", "5", "--level", "3"], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let first = run();
+    let lines: Vec<&str> = first.lines().collect();
+    let (best, iterations) = lines.split_last().expect("lines");
+    assert!(!iterations.is_empty(), "{first}");
+    for line in iterations {
+        let depth: u32 = line
+            .strip_prefix("depth ")
+            .and_then(|r| r.split(' ').next())
+            .and_then(|d| d.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(depth <= 2, "{first}");
+    }
+    let pos = ploy::core::Position::start(
+        ploy::core::Variant::TwoPlayer,
+        ploy::core::Rules::standard(),
+    );
+    let mv = ploy::notation::read_university(&pos, best).expect("a move");
+    assert!(pos.is_legal(mv));
+    // The same lines (but for the speed and time) and the same move again.
+    let depths_and_lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(
+                |l| match (l.split(" nps ").next(), l.split(" pv ").nth(1)) {
+                    (Some(head), Some(pv)) => format!("{head} pv {pv}"),
+                    _ => l.to_owned(),
+                },
+            )
+            .collect()
+    };
+    assert_eq!(depths_and_lines(&run()), depths_and_lines(&first));
+
+    let v = json(&[
+        "match", "--a", "full@l2", "--b", "greedy", "--games", "4", "--nodes", "2000", "--json",
+    ]);
+    assert_eq!(v["games"], 4);
+    assert_eq!(v["a"], "full@l2");
+    assert_eq!(v["b"], "greedy");
 }

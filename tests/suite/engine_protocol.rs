@@ -899,3 +899,60 @@ fn threads_search_together_and_the_option_is_checked() {
         );
     }
 }
+
+/// `setoption name Level value N`: announced by `uci` as a spin from 1 to 8 (default 8);
+/// refused outside 1 to 8 with the level's message, changing nothing; a weaker level
+/// searches within its own limits (level 3: two plies deep, docs/search-tuning.md
+/// "Levels"), and the same game gives the same move again.
+#[test]
+fn the_level_option_weakens_the_search_and_refuses_what_is_not_a_level() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = e.until("uciok");
+    assert!(
+        hello.contains(&"option name Level type spin default 8 min 1 max 8".to_owned()),
+        "{hello:?}"
+    );
+    for bad in ["0", "9", "x", "3.5"] {
+        e.send(&format!("setoption name Level value {bad}"));
+        let line = e.next("an error");
+        assert!(
+            line.starts_with("info string error option `Level`: ")
+                && line.contains("a level is a whole number from 1 to 8"),
+            "{bad}: {line}"
+        );
+    }
+    // Refused values left full strength: `go depth 3` reaches depth 3.
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    assert_eq!(info_lines(&lines).last().map(|i| i.depth), Some(3));
+
+    e.send("setoption name level value 3");
+    // A new game each time: the engine's tables are part of what a search sees.
+    e.send("ucinewgame");
+    e.send("position startpos moves e3-e4-0");
+    e.send("go depth 6");
+    let first = e.until("bestmove");
+    let infos = info_lines(&first);
+    assert!(!infos.is_empty(), "{first:?}");
+    assert!(infos.iter().all(|i| i.depth <= 2), "{first:?}");
+    // One line shown (MultiPV 1), though the level searches several.
+    assert!(infos.iter().all(|i| i.multipv.is_none()), "{first:?}");
+    let game = "position startpos moves e3-e4-0";
+    let mut pos = start(ploy::core::Variant::TwoPlayer);
+    let e3e4 = ploy::notation::read_university(&pos, "e3-e4-0").unwrap();
+    pos.make_move(e3e4);
+    let mv = ploy::notation::read_university(&pos, bestmove(&first)).expect("a move");
+    assert!(pos.is_legal(mv), "{first:?}");
+    e.send("ucinewgame");
+    e.send(game);
+    e.send("go depth 6");
+    let again = e.until("bestmove");
+    assert_eq!(bestmove(&again), bestmove(&first));
+
+    e.send("setoption name Level value 8");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    assert_eq!(info_lines(&lines).last().map(|i| i.depth), Some(3));
+}

@@ -58,7 +58,7 @@ fn a_scripted_game_is_played_to_the_end_saved_and_exported() {
         "e3-e4-9".to_owned(),
         "frobnicate".to_owned(),
         "save".to_owned(),
-        "level depth zero".to_owned(),
+        "budget depth zero".to_owned(),
         // A move taken back and played again.
         "e3-e4".to_owned(),
         "undo".to_owned(),
@@ -675,4 +675,59 @@ fn the_clock_ends_the_game_without_a_line_typed() {
     );
     assert!(text.contains("Took back the time forfeit"), "{text}");
     assert!(text.trim_end().ends_with("green> quit"), "{text}");
+}
+
+/// `level N` sets the engine's level (1 to 8) and refuses anything else with the level's
+/// message; `budget` is what `level` was before 0.2.0 (the search budget); `level` with
+/// two words says where the budget went. At level 2 and a node budget, the same moves
+/// and seed give the same engine replies.
+#[test]
+fn level_sets_the_engine_level_and_budget_the_search_budget() {
+    let options = Options {
+        players: [Player::Human, Player::Engine, Player::Human, Player::Human],
+        strength: Strength::Nodes(3000),
+        echo: true,
+        ..Options::default()
+    };
+    let script = "level\nlevel 0\nlevel 9\nlevel x\nlevel depth 2\nbudget\nbudget nodes 4000\n\
+                  budget depth zero\nlevel 2\nplayers\ne3-e4\nc2-c4\nquit\nquit\n";
+    let out = session(options.clone(), script);
+    assert!(out.contains("Level 8 of 8 (full strength)."), "{out}");
+    for bad in ["0", "9", "x"] {
+        assert!(
+            out.contains(&format!(
+                "`{bad}` is not a level: a level is a whole number from 1 to 8."
+            )),
+            "{bad}: {out}"
+        );
+    }
+    assert!(out.contains("the search budget is `budget time S"), "{out}");
+    assert!(out.contains("Engine: 3000 nodes per move."), "{out}");
+    assert!(out.contains("Engine: 4000 nodes per move."), "{out}");
+    assert!(out.contains("depth: `zero` is not valid here"), "{out}");
+    assert!(out.contains("Level 2 of 8."), "{out}");
+    assert!(
+        out.contains("engine: 4000 nodes per move, level 2 of 8."),
+        "{out}"
+    );
+    assert_eq!(out.matches("Red (engine) plays").count(), 2, "{out}");
+
+    // The same game and seed: the same replies; `--level` and `--seed` say the same as
+    // the commands.
+    let replies = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.starts_with("Red (engine) plays"))
+            .map(|l| l.split("   [").next().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let game = "e3-e4\nc2-c4\ng2-g4\nquit\nquit\n";
+    let mut args = Options::from_args(["--level", "2", "--seed", "4", "--nodes", "3000"]).unwrap();
+    args.players = options.players;
+    let one = replies(&session(args.clone(), game));
+    assert_eq!(one.len(), 3, "{one:?}");
+    assert_eq!(one, replies(&session(args, game)));
+    for bad in ["0", "9", "x"] {
+        let e = Options::from_args(["--level", bad]).unwrap_err();
+        assert!(e.contains("a level is a whole number from 1 to 8"), "{e}");
+    }
 }

@@ -4,6 +4,7 @@
 use ploy_core::{Game, Move, Outcome, Position, Variant};
 
 use crate::eval::Evaluation;
+use crate::level::{self, LevelLimits};
 use crate::paranoid::Paranoid;
 use crate::ploy_game::PloyGame;
 use crate::position::{EvalPosition, PlainPosition};
@@ -11,6 +12,7 @@ use ploy_search::Score;
 use ploy_search::SearchGame;
 use ploy_search::{Clock, Limits};
 use ploy_search::{Config, Info, MAX_THREADS, SearchOptions, SearchResult, Searcher};
+use ploy_search::{Level, LevelRng};
 
 /// Default transposition table size in MiB (the engine protocol's `Hash` option).
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -52,9 +54,40 @@ pub const MAX_HASH_MB: usize = 4096;
 /// An engine is [`Send`]: it may live on a search thread (its clock is a `Clock + Send`).
 /// Scores are for the side to move; in a free-for-all game, for the player to move against
 /// all the others together (see the crate docs).
+///
+/// # Levels
+///
+/// An engine plays at full strength ([`Level::MAX`], 8) unless told a weaker [`Level`]
+/// ([`Engine::set_level`], [`Engine::with_level`]). Levels 1 to 7 search less (their own
+/// depth and node limits, within the caller's [`Limits`]) and err on purpose (they choose
+/// among several best lines, and now and then play a weaker one), as [`LevelLimits`] says.
+/// Their random choices are seeded by the engine's seed ([`Engine::set_seed`], 0 unless
+/// set), the position and the ply, so that with a depth or node budget the same game and
+/// seed replay the same moves. Level 8 searches exactly as an engine without a level.
+///
+/// ```
+/// use ploy_core::{Game, Rules};
+/// use ploy_engine::{Engine, Level};
+/// use ploy_search::Limits;
+///
+/// let play = |seed| -> Result<Vec<_>, Box<dyn std::error::Error>> {
+///     let mut engine = Engine::default().with_level("2".parse::<Level>()?).with_seed(seed);
+///     let mut game = Game::new(Rules::standard());
+///     for _ in 0..6 {
+///         let mv = engine.best_move(&game, &Limits::nodes(20_000)).expect("the game goes on");
+///         game.play(mv)?;
+///     }
+///     Ok(game.moves().to_vec())
+/// };
+/// // The same seed replays the same game.
+/// assert_eq!(play(7)?, play(7)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Engine {
     config: Config,
     eval: Evaluation,
+    level: Level,
+    seed: u64,
     /// `None` only while the table is being replaced (the old one is freed first).
     searcher: Option<Searcher<PloyGame, Evaluation>>,
 }
@@ -82,6 +115,8 @@ impl Engine {
             searcher: Some(Searcher::new(config.clone(), eval.clone())),
             config,
             eval,
+            level: Level::MAX,
+            seed: 0,
         }
     }
 
@@ -93,6 +128,43 @@ impl Engine {
             table_bytes: hash_mb.clamp(1, MAX_HASH_MB) << 20,
             ..Config::default()
         })
+    }
+
+    /// The same engine playing at `level`.
+    #[must_use]
+    pub fn with_level(mut self, level: Level) -> Engine {
+        self.level = level;
+        self
+    }
+
+    /// Plays at `level` from the next search on (8, [`Level::MAX`], is full strength).
+    pub fn set_level(&mut self, level: Level) {
+        self.level = level;
+    }
+
+    /// The level the engine plays at (8 unless told otherwise).
+    #[must_use]
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// The same engine with the seed `seed` for a weaker level's choices.
+    #[must_use]
+    pub fn with_seed(mut self, seed: u64) -> Engine {
+        self.seed = seed;
+        self
+    }
+
+    /// Seeds a weaker level's choices from the next search on (with the position and the
+    /// ply: the same game and seed give the same choices).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
+    /// The seed of a weaker level's choices (0 unless set).
+    #[must_use]
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// The table size in MiB.
@@ -162,6 +234,11 @@ impl Engine {
     /// [`Engine::search`] with [`SearchOptions`]: only some moves, several lines, a mate
     /// search, pondering (see [`Searcher::search_with`]).
     ///
+    /// At a level below 8 the search is the level's ([`LevelLimits`]): within the level's
+    /// limits and `limits`, with at least the level's number of lines (the observer gets
+    /// the lines `options` asks for), and the result is the line the level chooses: its
+    /// move, score and principal variation.
+    ///
     /// ```
     /// use ploy_core::{Game, Rules};
     /// use ploy_engine::Engine;
@@ -197,10 +274,61 @@ impl Engine {
                 interrupted: false,
             };
         }
+        if !self.level.is_full() {
+            return self.level_search(game, limits, options, observer);
+        }
         let searcher = self.searcher_mut();
         let root = searcher.evaluator().game(game.position().clone());
         let history = root.history(game);
         searcher.search_with(&root, &history, limits, options, observer)
+    }
+
+    /// The search of a level below 8 (the game goes on).
+    fn level_search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        options: &SearchOptions<Move>,
+        mut observer: impl FnMut(&Info<'_, Move>),
+    ) -> SearchResult<Move> {
+        let plan = LevelLimits::of(self.level, game.position().variant());
+        let limits = plan.limits(limits);
+        let asked = options.lines.max(1);
+        let mut options = options.clone();
+        options.lines = asked.max(plan.lines);
+        let mut lines = Vec::new();
+        let searcher = self.searcher_mut();
+        let root = searcher.evaluator().game(game.position().clone());
+        let history = root.history(game);
+        let mut result = searcher.search_with(&root, &history, &limits, &options, |info| {
+            let k = info.multipv.unwrap_or(1) as usize;
+            if let Some(mv) = info.best_move {
+                lines.push(level::Line {
+                    depth: info.depth,
+                    mv,
+                    score: info.score,
+                    pv: info.pv.to_vec(),
+                });
+            }
+            if k <= asked {
+                let mut shown = info.clone();
+                if asked == 1 {
+                    shown.multipv = None;
+                }
+                observer(&shown);
+            }
+        });
+        let lines = level::last_complete(lines);
+        if lines.is_empty() {
+            return result;
+        }
+        let ply = game.moves().len() as u64;
+        let mut rng = LevelRng::new(self.seed, game.position().hash(), ply);
+        let chosen = &lines[level::choose(&lines, &plan, &mut rng)];
+        result.best_move = Some(chosen.mv);
+        result.score = chosen.score;
+        result.pv.clone_from(&chosen.pv);
+        result
     }
 
     /// Forgets everything learnt (table, killers, history): for a new game. Clears every

@@ -22,6 +22,22 @@
 //! # Ok::<(), ploy_core::GameError>(())
 //! ```
 //!
+//! A weaker opponent: [`Level`] 1 (weakest) to 8 (full strength, the default). Levels 1 to
+//! 7 search less and err on purpose ([`LevelLimits`] has the table); their choices are
+//! seeded, so the same game and seed replay the same moves:
+//!
+//! ```
+//! use ploy_core::{Game, Rules};
+//! use ploy_engine::{Engine, Level};
+//! use ploy_search::Limits;
+//!
+//! let game = Game::new(Rules::standard());
+//! let mut engine = Engine::default().with_level(Level::new(2)?).with_seed(42);
+//! let mv = engine.best_move(&game, &Limits::nodes(20_000)).expect("the game goes on");
+//! assert!(game.is_legal(mv));
+//! # Ok::<(), ploy_engine::LevelError>(())
+//! ```
+//!
 //! Underneath, a [`ploy_search::Searcher`] searches any [`ploy_search::SearchGame`] and
 //! reports every iteration:
 //!
@@ -145,6 +161,7 @@
 
 mod engine;
 mod eval;
+mod level;
 mod paranoid;
 mod ploy_game;
 mod position;
@@ -154,8 +171,11 @@ mod tactics;
 
 pub use engine::{DEFAULT_HASH_MB, Engine, GameHistory, MAX_HASH_MB};
 pub use eval::{EvalParams, Evaluation};
+pub use level::LevelLimits;
 pub use paranoid::Paranoid;
 pub use ploy_game::PloyGame;
+/// Playing strength, 1 to 8 (ploy-search's, shared by every game's engine).
+pub use ploy_search::{Level, LevelError};
 pub use position::{EvalPosition, PlainPosition, SearchMoves};
 pub use positions::{bench_positions, random_line};
 pub use share::win_share;

@@ -1,15 +1,16 @@
 //! The players of a match: what the command line names ([`PlayerSpec`]) and the
-//! [`Player`]s it builds: the search in this process, a random mover, or an engine program
-//! driven over the engine protocol ([`super::process`]).
+//! [`Player`]s it builds: the search in this process (at any [`Level`]), a random mover, a
+//! one-ply greedy player, or an engine program driven over the engine protocol
+//! ([`super::process`]).
 
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use ploy_core::{Game, Move, Rules};
-use ploy_engine::Engine;
-use ploy_search::{Config, Driver, Limits, MAX_DEPTH, splitmix64};
+use ploy_core::{Game, Move, Outcome, Rules};
+use ploy_engine::{Engine, Evaluation, Level};
+use ploy_search::{Config, Driver, Evaluator, Limits, MAX_DEPTH, splitmix64};
 
 pub use super::player::{Budget, Fault, FaultKind, Player, PlayerStats};
 use super::process::{EngineProcess, ProcessSpec};
@@ -22,15 +23,20 @@ pub enum EngineKind {
     Search(Box<Config>),
     /// A uniformly random mover.
     Random,
+    /// A one-ply greedy player: the move after which the static evaluation is best for it
+    /// (a win above all), ties broken at random.
+    Greedy,
     /// An engine program driven over the engine protocol.
     Process(ProcessSpec),
 }
 
 /// A player as the command line names it: an engine name with optional budget overrides
-/// joined by `@` (`full`, `full@d4`, `nolmr@t200ms`, `random`), a search engine's name may be
-/// followed by `:` and search options by name (`full:null_move=off,aspiration_window=40`,
-/// see `ploy_search::Config::set`), or `engine:` and the path of
-/// an engine program (`engine:target/release/examples/engine@t100ms`).
+/// joined by `@` (`full`, `full@d4`, `nolmr@t200ms`, `random`, `greedy`), a search engine's
+/// name may be followed by `:` and search options by name
+/// (`full:null_move=off,aspiration_window=40`, see `ploy_search::Config::set`), or `engine:`
+/// and the path of an engine program (`engine:target/release/examples/engine@t100ms`). A
+/// level override `@lN` (1 to 8) plays a search engine at that [`Level`] (an engine program
+/// is told `setoption name Level value N`).
 ///
 /// ```
 /// use ploy::cli::matches::{Budget, EngineKind, PlayerSpec};
@@ -38,6 +44,10 @@ pub enum EngineKind {
 /// assert_eq!(spec.budget(), Some(Budget::Depth(4)));
 /// assert_eq!(spec.to_string(), "full@d4");
 /// assert!("fast".parse::<PlayerSpec>().is_err());
+/// let spec: PlayerSpec = "full@l3@n20000".parse().unwrap();
+/// assert_eq!(spec.level().map(|l| l.get()), Some(3));
+/// assert_eq!(spec.budget(), Some(Budget::Nodes(20000)));
+/// assert!("full@l9".parse::<PlayerSpec>().is_err());
 /// let spec: PlayerSpec = "engine:/opt/old build/engine@n5000".parse().unwrap();
 /// assert!(matches!(spec.engine(), EngineKind::Process(p) if p.path.ends_with("old build/engine")));
 /// assert_eq!(spec.budget(), Some(Budget::Nodes(5000)));
@@ -47,6 +57,7 @@ pub struct PlayerSpec {
     text: String,
     engine: EngineKind,
     budget: Option<Budget>,
+    level: Option<Level>,
 }
 
 /// What a match gives every player it builds, besides its spec.
@@ -70,6 +81,12 @@ impl PlayerSpec {
     #[must_use]
     pub fn budget(&self) -> Option<Budget> {
         self.budget
+    }
+
+    /// The level override, if the spec has one (the last one counts).
+    #[must_use]
+    pub fn level(&self) -> Option<Level> {
+        self.level
     }
 
     /// The engine.
@@ -100,15 +117,27 @@ impl PlayerSpec {
                 rng: setup.seed,
                 stats: PlayerStats::default(),
             }),
+            EngineKind::Greedy => Box::new(GreedyPlayer {
+                name,
+                seed: setup.seed,
+                rng: setup.seed,
+                eval: Evaluation::default(),
+                stats: PlayerStats::default(),
+            }),
             EngineKind::Search(config) => Box::new(SearchPlayer {
                 name,
                 config: (**config).clone(),
                 engine: None,
                 limits: budget.limits(),
+                level: self.level.unwrap_or_default(),
+                seed: setup.seed,
                 stats: PlayerStats::default(),
             }),
             EngineKind::Process(spec) => {
                 let mut spec = spec.clone();
+                if let Some(level) = self.level {
+                    spec.options.push(("Level".to_owned(), level.to_string()));
+                }
                 spec.options.extend(setup.options.iter().cloned());
                 Box::new(EngineProcess::start(
                     name,
@@ -128,15 +157,23 @@ impl fmt::Display for PlayerSpec {
     }
 }
 
-/// Reads a budget override: `dN`, `nN` or `tT`.
-fn parse_override(part: &str) -> Option<Budget> {
+/// An override after `@`: a budget or a level.
+#[derive(Clone, Copy)]
+enum Override {
+    Budget(Budget),
+    Level(Level),
+}
+
+/// Reads an override: `dN`, `nN` or `tT` (a budget), `lN` (a level, 1 to 8).
+fn parse_override(part: &str) -> Option<Override> {
     let (kind, value) = part.split_at(part.chars().next().map_or(0, char::len_utf8));
-    Some(match kind {
+    Some(Override::Budget(match kind {
         "d" => Budget::Depth(value.parse().ok().filter(|d| (1..=MAX_DEPTH).contains(d))?),
         "n" => Budget::Nodes(value.parse().ok().filter(|&n| n > 0)?),
         "t" => Budget::MoveTime(parse_duration(value).ok().filter(|t| !t.is_zero())?),
+        "l" => return value.parse().ok().map(Override::Level),
         _ => return None,
-    })
+    }))
 }
 
 impl FromStr for PlayerSpec {
@@ -163,14 +200,21 @@ impl FromStr for PlayerSpec {
                     excerpt(text, 40)
                 ));
             }
+            // Cut from the end: the first one cut is the last written, which counts.
             return Ok(PlayerSpec {
                 text: text.to_owned(),
                 engine: EngineKind::Process(ProcessSpec {
                     path: PathBuf::from(path),
                     options: Vec::new(),
                 }),
-                // Cut from the end: the first one cut is the last written, which counts.
-                budget: overrides.first().copied(),
+                budget: overrides.iter().find_map(|o| match o {
+                    Override::Budget(b) => Some(*b),
+                    Override::Level(_) => None,
+                }),
+                level: overrides.iter().find_map(|o| match o {
+                    Override::Level(l) => Some(*l),
+                    Override::Budget(_) => None,
+                }),
             });
         }
         let mut parts = text.split('@');
@@ -195,19 +239,21 @@ impl FromStr for PlayerSpec {
             })),
             "nolmr" => EngineKind::Search(Box::new(Config::exact())),
             "random" => EngineKind::Random,
+            "greedy" => EngineKind::Greedy,
             other => {
                 return Err(format!(
-                    "unknown engine `{}`: expected full, noorder, alphabeta, nolmr, random \
-                     or engine:PATH",
+                    "unknown engine `{}`: expected full, noorder, alphabeta, nolmr, random, \
+                     greedy or engine:PATH",
                     excerpt(other, 40)
                 ));
             }
         };
+        let searches = matches!(engine, EngineKind::Search(_));
         if let Some(settings) = settings {
             // `name:option=value,...`: search options by name (ploy_search::Config::set).
             let EngineKind::Search(config) = &mut engine else {
                 return Err(format!(
-                    "`{}`: the random player takes no search options",
+                    "`{}`: the {name} player takes no search options",
                     excerpt(text, 40)
                 ));
             };
@@ -219,18 +265,29 @@ impl FromStr for PlayerSpec {
             }
         }
         let mut budget = None;
+        let mut level = None;
         for part in parts {
-            budget = Some(parse_override(part).ok_or_else(|| {
-                format!(
-                    "`{}`: a budget override is dN (depth), nN (nodes) or tT (time per move, \
-                     e.g. t500 or t2s)",
-                    excerpt(part, 40)
-                )
-            })?);
+            match parse_override(part) {
+                Some(Override::Budget(b)) => budget = Some(b),
+                Some(Override::Level(l)) => level = Some(l),
+                None if part.starts_with('l') => {
+                    return Err(format!(
+                        "`{}`: a level override is lN, N a whole number from 1 to 8",
+                        excerpt(part, 40)
+                    ));
+                }
+                None => {
+                    return Err(format!(
+                        "`{}`: an override is dN (depth), nN (nodes), tT (time per move, \
+                         e.g. t500 or t2s) or lN (level 1 to 8)",
+                        excerpt(part, 40)
+                    ));
+                }
+            }
         }
-        if matches!(engine, EngineKind::Random) && budget.is_some() {
+        if !searches && (budget.is_some() || level.is_some()) {
             return Err(format!(
-                "`{}`: the random player takes no budget",
+                "`{}`: the {name} player takes no budget or level",
                 excerpt(text, 40)
             ));
         }
@@ -238,6 +295,7 @@ impl FromStr for PlayerSpec {
             text: text.to_owned(),
             engine,
             budget,
+            level,
         })
     }
 }
@@ -248,6 +306,9 @@ struct SearchPlayer {
     config: Config,
     engine: Option<Engine>,
     limits: Limits,
+    level: Level,
+    /// Mixed with each game's number into the seed of the level's choices.
+    seed: u64,
     stats: PlayerStats,
 }
 
@@ -256,17 +317,25 @@ impl Player for SearchPlayer {
         &self.name
     }
 
-    fn new_game(&mut self, _number: u32) -> Result<(), Fault> {
+    fn new_game(&mut self, number: u32) -> Result<(), Fault> {
         // A new engine rather than a cleared one: nothing learnt can survive.
-        self.engine = Some(Engine::new(self.config.clone()));
+        let mut mix = u64::from(number);
+        self.engine = Some(
+            Engine::new(self.config.clone())
+                .with_level(self.level)
+                .with_seed(self.seed ^ splitmix64(&mut mix)),
+        );
         Ok(())
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, Fault> {
         let t = Instant::now();
-        let engine = self
-            .engine
-            .get_or_insert_with(|| Engine::new(self.config.clone()));
+        let (config, level, seed) = (&self.config, self.level, self.seed);
+        let engine = self.engine.get_or_insert_with(|| {
+            Engine::new(config.clone())
+                .with_level(level)
+                .with_seed(seed)
+        });
         let r = engine.search(game, &self.limits, |_| {});
         self.stats.nodes += r.nodes;
         self.stats.time += t.elapsed();
@@ -316,6 +385,81 @@ impl Player for RandomPlayer {
     }
 }
 
+/// The one-ply greedy player: every legal move is played on a copy of the position and
+/// judged by Ploy's static evaluation from the mover's view (a win first, a loss last);
+/// the best, ties broken at random, seeded anew for each game.
+struct GreedyPlayer {
+    name: String,
+    seed: u64,
+    rng: u64,
+    eval: Evaluation,
+    stats: PlayerStats,
+}
+
+impl GreedyPlayer {
+    /// The value of `mv` for the player to move in `game`.
+    fn value(&self, game: &Game, mv: Move) -> i64 {
+        let pos = game.position();
+        let me = pos.variant().team(pos.mover());
+        let Ok(after) = pos.after(mv) else {
+            return i64::MIN;
+        };
+        match after.outcome() {
+            Some(Outcome::Draw { .. }) => 0,
+            Some(o @ Outcome::Win { .. }) => {
+                if o.winners().iter().any(|s| me.contains(s)) {
+                    i64::MAX
+                } else {
+                    i64::MIN + 1
+                }
+            }
+            None => {
+                let v = i64::from(self.eval.evaluate(&after));
+                if me.contains(after.mover()) { v } else { -v }
+            }
+        }
+    }
+}
+
+impl Player for GreedyPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, number: u32) -> Result<(), Fault> {
+        let mut mix = u64::from(number);
+        self.rng = self.seed ^ splitmix64(&mut mix);
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Game) -> Result<Move, Fault> {
+        let t = Instant::now();
+        let mut best = Vec::new();
+        let mut top = i64::MIN;
+        for &mv in game.legal_moves().iter() {
+            let v = self.value(game, mv);
+            if v > top || best.is_empty() {
+                top = v;
+                best.clear();
+            }
+            if v == top {
+                best.push(mv);
+            }
+        }
+        if best.is_empty() {
+            return Err(Fault::new(FaultKind::NoMove, "no legal move"));
+        }
+        let mv = best[(splitmix64(&mut self.rng) % best.len() as u64) as usize];
+        self.stats.time += t.elapsed();
+        self.stats.moves += 1;
+        Ok(mv)
+    }
+
+    fn stats(&self) -> PlayerStats {
+        self.stats
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,9 +480,31 @@ mod tests {
             "full:nonsense=1",
             "full:null_move=maybe",
             "random:null_move",
+            "full@l0",
+            "full@l9",
+            "full@lx",
+            "greedy@l2",
+            "greedy@n100",
+            "greedy:null_move",
         ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
+        let e = "full@l9".parse::<PlayerSpec>().unwrap_err();
+        assert!(e.contains("lN, N a whole number from 1 to 8"), "{e}");
+        let s: PlayerSpec = "nolmr@l3@n500@l5".parse().unwrap();
+        assert_eq!(
+            (s.level(), s.budget()),
+            (Some(Level::new(5).unwrap()), Some(Budget::Nodes(500)))
+        );
+        let s: PlayerSpec = "engine:/a/engine@l2@d4".parse().unwrap();
+        assert_eq!(
+            (s.level(), s.budget()),
+            (Some(Level::new(2).unwrap()), Some(Budget::Depth(4)))
+        );
+        assert!(matches!(
+            "greedy".parse::<PlayerSpec>().unwrap().engine(),
+            EngineKind::Greedy
+        ));
         let s: PlayerSpec = "nolmr:null_move,aspiration_window=40@n500".parse().unwrap();
         assert!(
             matches!(s.engine(), EngineKind::Search(c) if c.null_move && c.aspiration_window == 40 && !c.late_move_reductions)
@@ -380,6 +546,50 @@ mod tests {
             Budget::MoveTime(Duration::from_millis(100)).go_words(),
             "movetime 100"
         );
+    }
+
+    /// Green's lance on e6 can take Red's commander on e9: the greedy player takes it
+    /// (a win is worth more than any evaluation), whatever its seed.
+    #[test]
+    fn the_greedy_player_takes_a_win_in_one() {
+        use ploy_core::{Board, Flags, Piece, Position, Seat, Setup};
+        let mut board = Board::empty();
+        for (seat, mask, sq) in [
+            (Seat::Green, 85, "a1"),
+            (Seat::Green, 1, "b2"),
+            (Seat::Green, 131, "e6"),
+            (Seat::Red, 85, "e9"),
+            (Seat::Red, 16, "i8"),
+        ] {
+            board.put(
+                sq.parse().unwrap(),
+                Piece::new(seat, Flags::new(mask)).unwrap(),
+            );
+        }
+        let pos =
+            Position::from_setup(Setup::two_player(board, Seat::Green), Rules::standard()).unwrap();
+        let game = Game::from_position(pos);
+        let spec: PlayerSpec = "greedy".parse().unwrap();
+        for seed in 0..4 {
+            let setup = PlayerSetup {
+                budget: Budget::Depth(1),
+                seed,
+                rules: Rules::standard(),
+                timeout: None,
+                options: Vec::new(),
+            };
+            let mut greedy = spec.player(&setup).unwrap();
+            greedy.new_game(1).unwrap();
+            let mv = greedy.choose(&game).unwrap();
+            let mut after = game.clone();
+            after.play(mv).unwrap();
+            assert!(
+                after
+                    .outcome()
+                    .is_some_and(|o| o.winners().contains(Seat::Green)),
+                "seed {seed}: {mv:?}"
+            );
+        }
     }
 
     #[test]
