@@ -73,6 +73,28 @@ enum Command {
         /// for a server that nothing but the proxy can reach.
         #[arg(long)]
         trust_proxy: bool,
+        /// The server's origin as browsers see it (such as https://ployd.example.org): a
+        /// POST, PUT or DELETE with the session cookie must come from it. Default: the
+        /// scheme and the request's `Host`.
+        #[arg(long, value_parser = ploy_server::http::parse_public_origin, value_name = "URL")]
+        public_origin: Option<String>,
+        /// The longest a client may take to send a request's headers.
+        #[arg(long, default_value = "10s", value_parser = parse_time, value_name = "TIME")]
+        header_timeout: Duration,
+        /// The longest a client may take to send a request's body (then 408).
+        #[arg(long, default_value = "30s", value_parser = parse_time, value_name = "TIME")]
+        body_timeout: Duration,
+        /// How long a kept-alive connection may wait for its next request.
+        #[arg(long, default_value = "60s", value_parser = parse_time, value_name = "TIME")]
+        idle_timeout: Duration,
+        /// The most connections open at once, event streams included; one more gets 503
+        /// and is closed at once.
+        #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..), value_name = "N")]
+        max_connections: u32,
+        /// How often an event stream sends a comment line when it has nothing else to send
+        /// (so that proxies and the idle limits of the way keep it open).
+        #[arg(long, default_value = "25s", value_parser = parse_time, value_name = "TIME")]
+        stream_keepalive: Duration,
     },
     /// Reads commands, one a line, on standard input; prints each reply and a line `.`.
     Cmd,
@@ -161,6 +183,12 @@ fn run(cli: Cli) -> Result<(), String> {
             timer_interval,
             secure_cookies,
             trust_proxy,
+            public_origin,
+            header_timeout,
+            body_timeout,
+            idle_timeout,
+            max_connections,
+            stream_keepalive,
         } => {
             let service = service(&cli.common)?;
             // Refuse a damaged file before anything is served from it or written to it.
@@ -204,6 +232,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 options.timer_interval = timer_interval;
                 options.secure_cookies = secure_cookies;
                 options.trust_proxy = trust_proxy;
+                options.public_origin = public_origin;
+                options.header_timeout = header_timeout;
+                options.body_timeout = body_timeout;
+                options.idle_timeout = idle_timeout;
+                options.max_connections = max_connections as usize;
+                options.stream_keep_alive = stream_keepalive.max(Duration::from_millis(100));
                 ploy_server::http::serve(service, listener, options)
                     .await
                     .map_err(|e| format!("server: {e}"))
