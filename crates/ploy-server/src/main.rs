@@ -49,6 +49,10 @@ struct Common {
     /// the timers, and for running a sweep as of a given time).
     #[arg(long, global = true, value_name = "SECONDS")]
     now: Option<i64>,
+    /// The most pages (of 4 KiB) the database file may grow to; a write that needs more is
+    /// refused with 507 storage_full, as on a full disk. Default: no limit.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u64).range(1..), value_name = "PAGES")]
+    max_db_pages: Option<u64>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -153,8 +157,13 @@ fn parse_time(text: &str) -> Result<Duration, String> {
 }
 
 fn service(common: &Common) -> Result<Service, String> {
-    let store =
+    let mut store =
         Store::open(&common.db).map_err(|e| format!("cannot open {}: {e}", common.db.display()))?;
+    if let Some(pages) = common.max_db_pages {
+        store
+            .limit_pages(pages)
+            .map_err(|e| format!("cannot limit {}: {e}", common.db.display()))?;
+    }
     let clock: Arc<dyn Clock> = match common.now {
         Some(t) => Arc::new(FixedClock::new(t)),
         None => Arc::new(SystemClock),

@@ -15,3 +15,4 @@ mod http;
 mod load;
 mod page;
 mod storage;
+mod storage_full;
