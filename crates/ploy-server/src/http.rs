@@ -3,8 +3,10 @@
 //! Every service call runs on tokio's blocking pool (`spawn_blocking`): SQLite, argon2 and
 //! replays never hold up the async workers, and bot searches run on their own threads.
 //!
-//! Checks come in this order, the first failure answers: 404 unknown game; 400 malformed
-//! body or missing field; 403 unknown user, wrong password, or no seat; 409 game over,
+//! Checks come in this order, the first failure answers: 403 `cross_origin` for a
+//! cookie-bearing action from another origin (`guard.rs`, before any route); 404 unknown
+//! game; 408 a body slower than the body timeout; 415 a non-empty body not marked
+//! `application/json`; 400 malformed body or missing field; 403 unknown user, wrong password, or no seat; 409 game over,
 //! stale `ply`, not the user's turn; 422 an illegal move. Every error body is
 //! `{"error": word, "message": text}`, including the framework's own (unknown route, wrong
 //! method, oversized body), which a last layer rewrites.
@@ -17,6 +19,10 @@
 //! `Cache-Control: no-cache`) answers `Cache-Control: no-store`: so every `/api/` answer,
 //! the signed-in ones among them, is never stored by a browser or a proxy. With
 //! `secure_cookies` the session cookie is `Secure` (sent over HTTPS only).
+//!
+//! Connections are served by hyper directly (`conn.rs`), with hyper's header timeout, an
+//! idle limit for kept-alive connections and a cap on open connections; see
+//! [`ServeOptions`].
 
 use std::convert::Infallible;
 use std::sync::Arc;

@@ -77,7 +77,7 @@ enum Command {
         /// for a server that nothing but the proxy can reach.
         #[arg(long)]
         trust_proxy: bool,
-        /// The server's origin as browsers see it (such as https://ployd.example.org): a
+        /// The server's origin as browsers see it (such as `https://ployd.example.org`): a
         /// POST, PUT or DELETE with the session cookie must come from it. Default: the
         /// scheme and the request's `Host`.
         #[arg(long, value_parser = ploy_server::http::parse_public_origin, value_name = "URL")]

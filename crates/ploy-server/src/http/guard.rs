@@ -29,7 +29,8 @@ pub(crate) fn normal_origin(origin: &str) -> String {
 }
 
 /// Checks a `--public-origin` URL: `http` or `https`, a host, an optional port, no path,
-/// query or user. Gives it back in the form [`normal_origin`] compares.
+/// query or user. Gives it back as origins are compared: in lower case, without a trailing
+/// `/` or the scheme's default port.
 ///
 /// # Errors
 /// The text is not such an origin.
