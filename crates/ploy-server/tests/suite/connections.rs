@@ -302,3 +302,38 @@ fn connections_beyond_the_limit_are_refused_at_once_while_open_ones_work() {
     }
     assert!(answered, "a freed slot is used again");
 }
+
+#[test]
+fn sigterm_stops_accepting_and_ends_open_streams_within_the_grace() {
+    let dir = temp_dir("conn-stop");
+    let mut server = Server::start(&dir.join("db"), &[]);
+    let addr = server.addr;
+    // An open event stream and an idle kept-alive connection.
+    let mut stream = connect(addr);
+    stream
+        .write_all(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut events = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    events.read_line(&mut line).unwrap();
+    assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+    let kept = connect(addr);
+    let mut kept_writer = kept.try_clone().unwrap();
+    let mut kept_reader = BufReader::new(kept);
+    kept_writer
+        .write_all(b"GET /api/types HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    assert_eq!(read_response(&mut kept_reader).0, 200);
+
+    // The server ends within its two seconds of grace (and the streams with it).
+    let took = server
+        .terminate(Duration::from_secs(8))
+        .expect("ployd ends after SIGTERM");
+    assert!(took < Duration::from_secs(6), "took {took:?}");
+    let mut stream = events.into_inner();
+    assert!(
+        until_closed(&mut stream, Instant::now(), Duration::from_secs(2)).is_some(),
+        "the event stream is closed"
+    );
+    assert!(TcpStream::connect_timeout(&addr, Duration::from_secs(1)).is_err());
+}
