@@ -83,13 +83,13 @@ enum Command {
         #[arg(long, value_parser = ploy_server::http::parse_public_origin, value_name = "URL")]
         public_origin: Option<String>,
         /// The longest a client may take to send a request's headers.
-        #[arg(long, default_value = "10s", value_parser = parse_time, value_name = "TIME")]
+        #[arg(long, default_value = "10s", value_parser = positive_time, value_name = "TIME")]
         header_timeout: Duration,
         /// The longest a client may take to send a request's body (then 408).
-        #[arg(long, default_value = "30s", value_parser = parse_time, value_name = "TIME")]
+        #[arg(long, default_value = "30s", value_parser = positive_time, value_name = "TIME")]
         body_timeout: Duration,
         /// How long a kept-alive connection may wait for its next request.
-        #[arg(long, default_value = "60s", value_parser = parse_time, value_name = "TIME")]
+        #[arg(long, default_value = "60s", value_parser = positive_time, value_name = "TIME")]
         idle_timeout: Duration,
         /// The most connections open at once, event streams included; one more gets 503
         /// and is closed at once.
@@ -97,7 +97,7 @@ enum Command {
         max_connections: u32,
         /// How often an event stream sends a comment line when it has nothing else to send
         /// (so that proxies and the idle limits of the way keep it open).
-        #[arg(long, default_value = "25s", value_parser = parse_time, value_name = "TIME")]
+        #[arg(long, default_value = "25s", value_parser = positive_time, value_name = "TIME")]
         stream_keepalive: Duration,
     },
     /// Reads commands, one a line, on standard input; prints each reply and a line `.`.
@@ -154,6 +154,16 @@ fn parse_time(text: &str) -> Result<Duration, String> {
         return Ok(Duration::from_secs(secs));
     }
     ploy_search::parse_duration(text, ploy_search::DurationMode::Flag).map_err(|e| e.to_string())
+}
+
+/// A limit's duration: as [`parse_time`], and more than nothing.
+fn positive_time(text: &str) -> Result<Duration, String> {
+    let d = parse_time(text)?;
+    if d.is_zero() {
+        Err("a limit must be longer than 0".to_owned())
+    } else {
+        Ok(d)
+    }
 }
 
 fn service(common: &Common) -> Result<Service, String> {
@@ -246,7 +256,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 options.body_timeout = body_timeout;
                 options.idle_timeout = idle_timeout;
                 options.max_connections = max_connections as usize;
-                options.stream_keep_alive = stream_keepalive.max(Duration::from_millis(100));
+                options.stream_keep_alive = stream_keepalive;
                 ploy_server::http::serve(service, listener, options)
                     .await
                     .map_err(|e| format!("server: {e}"))

@@ -337,3 +337,24 @@ fn sigterm_stops_accepting_and_ends_open_streams_within_the_grace() {
     );
     assert!(TcpStream::connect_timeout(&addr, Duration::from_secs(1)).is_err());
 }
+
+#[test]
+fn limits_of_nothing_are_refused_at_start() {
+    let dir = temp_dir("conn-flags");
+    for (flag, value) in [
+        ("--header-timeout", "0"),
+        ("--body-timeout", "0s"),
+        ("--idle-timeout", "0ms"),
+        ("--stream-keepalive", "0"),
+        ("--max-connections", "0"),
+    ] {
+        let out = crate::common::ployd()
+            .args(["serve", "--listen", "127.0.0.1:0", flag, value, "--db"])
+            .arg(dir.join("db"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{flag} {value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(flag), "{flag} {value}: {err}");
+    }
+}
