@@ -4,10 +4,11 @@
 //! replays never hold up the async workers, and bot searches run on their own threads.
 //!
 //! Checks come in this order, the first failure answers: 403 `cross_origin` for a
-//! cookie-bearing action from another origin (`guard.rs`, before any route); 404 unknown
-//! game; 408 a body slower than the body timeout; 415 a non-empty body not marked
-//! `application/json`; 400 malformed body or missing field; 403 unknown user, wrong password, or no seat; 409 game over,
-//! stale `ply`, not the user's turn; 422 an illegal move. Every error body is
+//! cookie-bearing action from another origin (`guard.rs`, before any route); 408 a body
+//! slower than the body timeout (it is read whole before the handler runs); 404 unknown
+//! game; 415 a non-empty body not marked `application/json`; 400 malformed body or missing
+//! field; 403 unknown user, wrong password, or no seat; 409 game over, stale `ply`, not the
+//! user's turn; 422 an illegal move. Every error body is
 //! `{"error": word, "message": text}`, including the framework's own (unknown route, wrong
 //! method, oversized body), which a last layer rewrites.
 //!
