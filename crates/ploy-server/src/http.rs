@@ -3,9 +3,12 @@
 //! Every service call runs on tokio's blocking pool (`spawn_blocking`): SQLite, argon2 and
 //! replays never hold up the async workers, and bot searches run on their own threads.
 //!
-//! Checks come in this order, the first failure answers: 404 unknown game; 400 malformed
-//! body or missing field; 403 unknown user, wrong password, or no seat; 409 game over,
-//! stale `ply`, not the user's turn; 422 an illegal move. Every error body is
+//! Checks come in this order, the first failure answers: 403 `cross_origin` for a
+//! cookie-bearing action from another origin (`guard.rs`, before any route); 408 a body
+//! slower than the body timeout (it is read whole before the handler runs); 404 unknown
+//! game; 415 a non-empty body not marked `application/json`; 400 malformed body or missing
+//! field; 403 unknown user, wrong password, or no seat; 409 game over, stale `ply`, not the
+//! user's turn; 422 an illegal move. Every error body is
 //! `{"error": word, "message": text}`, including the framework's own (unknown route, wrong
 //! method, oversized body), which a last layer rewrites.
 //!
@@ -17,15 +20,17 @@
 //! `Cache-Control: no-cache`) answers `Cache-Control: no-store`: so every `/api/` answer,
 //! the signed-in ones among them, is never stored by a browser or a proxy. With
 //! `secure_cookies` the session cookie is `Secure` (sent over HTTPS only).
+//!
+//! Connections are served by hyper directly (`conn.rs`), with hyper's header timeout, an
+//! idle limit for kept-alive connections and a cap on open connections; see
+//! [`ServeOptions`].
 
 use std::convert::Infallible;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -42,10 +47,14 @@ use crate::service::{ApiError, Credentials, Service, Setup};
 use crate::store::{Event, Summary};
 use bodies::{Account, Challenge, Empty, PlayMove, SeatsOf, Who};
 use client::Client;
+use guard::RequestBody;
+pub use guard::parse_public_origin;
 pub use options::ServeOptions;
 
 mod bodies;
 mod client;
+mod conn;
+mod guard;
 mod options;
 
 /// The largest request body accepted, bytes.
@@ -219,8 +228,8 @@ async fn page_asset(Path(file): Path<String>) -> Result<Response, ApiError> {
     page_file(&format!("/page/{file}"))
 }
 
-async fn create_user(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
-    let Account { userid, password } = bodies::read(&body, Empty::Refused)?;
+async fn create_user(State(app): State<AppState>, body: RequestBody) -> Result<Response, ApiError> {
+    let Account { userid, password } = body.read(Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let user = blocking(move || s.signup(&userid, &password)).await?;
     Ok(json_response(StatusCode::CREATED, &json!({"userid": user})))
@@ -245,9 +254,9 @@ impl AppState {
 async fn create_session(
     State(app): State<AppState>,
     client: Client,
-    body: Bytes,
+    body: RequestBody,
 ) -> Result<Response, ApiError> {
-    let Account { userid, password } = bodies::read(&body, Empty::Refused)?;
+    let Account { userid, password } = body.read(Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let (token, user) = blocking(move || s.login(&userid, &password)).await?;
     let mut res = json_response(StatusCode::CREATED, &json!({"userid": user}));
@@ -329,9 +338,9 @@ fn setup_json(s: &Setup) -> Value {
 async fn type_seats(
     State(app): State<AppState>,
     Path(name): Path<String>,
-    body: Bytes,
+    body: RequestBody,
 ) -> Result<Response, ApiError> {
-    let SeatsOf { options } = bodies::read(&body, Empty::NoFields)?;
+    let SeatsOf { options } = body.read(Empty::NoFields)?;
     let s = Arc::clone(&app.service);
     let setup = blocking(move || s.setup(&name, &options)).await?;
     Ok(json_response(StatusCode::OK, &setup_json(&setup)))
@@ -352,14 +361,14 @@ async fn list_games(
 async fn create_game(
     State(app): State<AppState>,
     headers: HeaderMap,
-    body: Bytes,
+    body: RequestBody,
 ) -> Result<Response, ApiError> {
     let Challenge {
         game,
         options,
         players,
         who,
-    } = bodies::read(&body, Empty::Refused)?;
+    } = body.read(Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let view = blocking(move || {
         let creds = credentials(&s, &headers, who)?;
@@ -393,10 +402,10 @@ async fn post_move(
     State(app): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Bytes,
+    body: RequestBody,
 ) -> Result<Response, ApiError> {
     let id = existing(&app.service, &id).await?;
-    let PlayMove { text, ply, who } = bodies::read(&body, Empty::Refused)?;
+    let PlayMove { text, ply, who } = body.read(Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let view = blocking(move || {
         let creds = credentials(&s, &headers, who)?;
@@ -410,11 +419,11 @@ async fn game_action(
     app: AppState,
     id: String,
     headers: HeaderMap,
-    body: Bytes,
+    body: RequestBody,
     action: &'static str,
 ) -> Result<Response, ApiError> {
     let id = existing(&app.service, &id).await?;
-    let who: Who = bodies::read(&body, Empty::Refused)?;
+    let who: Who = body.read(Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let view = blocking(move || {
         let creds = credentials(&s, &headers, who)?;
@@ -435,7 +444,7 @@ fn action_route(action: &'static str) -> MethodRouter<AppState> {
         move |State(app): State<AppState>,
               Path(id): Path<String>,
               headers: HeaderMap,
-              body: Bytes| game_action(app, id, headers, body, action),
+              body: RequestBody| game_action(app, id, headers, body, action),
     )
 }
 
@@ -484,19 +493,19 @@ async fn post_inbox(
     State(app): State<AppState>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
-    body: Bytes,
+    body: RequestBody,
 ) -> Result<Response, ApiError> {
     let after = after_param(q.as_deref())?;
-    let who: Who = bodies::read(&body, Empty::NoFields)?;
+    let who: Who = body.read(Empty::NoFields)?;
     inbox(app, headers, who, after).await
 }
 
 async fn post_command(
     State(app): State<AppState>,
     headers: HeaderMap,
-    body: Bytes,
+    body: RequestBody,
 ) -> Result<Response, ApiError> {
-    let text = std::str::from_utf8(&body)
+    let text = std::str::from_utf8(&body.bytes)
         .map_err(|_| ApiError::bad_request("the command is not UTF-8 text"))?
         .to_owned();
     if text.trim().is_empty() {
@@ -549,7 +558,7 @@ fn event_stream(
         }
     });
     use futures_util::StreamExt as _;
-    Sse::new(first.chain(live)).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+    Sse::new(first.chain(live)).keep_alive(KeepAlive::new().interval(app.options.stream_keep_alive))
 }
 
 fn sse_of(e: &Event) -> SseEvent {
@@ -666,6 +675,10 @@ fn router(app: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            guard::same_origin,
+        ))
         .layer(axum::middleware::map_response(json_errors));
     // The headers every response carries (see the module's documentation), outside every
     // other layer, so that rewritten errors and the fallback's 404s get them too.
@@ -764,10 +777,11 @@ pub async fn serve(
             }
         }
     });
+    let options = Arc::new(options);
     let app = router(AppState {
         service,
         events: tx,
-        options: Arc::new(options),
+        options: Arc::clone(&options),
     });
     // On Ctrl-C or SIGTERM: stop accepting, let requests finish, but do not wait more than
     // two seconds for open event streams (every write is already durable).
@@ -776,22 +790,7 @@ pub async fn serve(
         shutdown().await;
         let _ = stop_tx.send(true);
     });
-    let mut graceful = stop_rx.clone();
-    let server = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
-        let _ = graceful.wait_for(|stop| *stop).await;
-    });
-    let mut hard = stop_rx;
-    tokio::select! {
-        r = server => r,
-        () = async move {
-            let _ = hard.wait_for(|stop| *stop).await;
-            tokio::time::sleep(Duration::from_secs(2)).await;
-        } => Ok(()),
-    }
+    conn::serve(listener, app, &options, stop_rx).await
 }
 
 async fn shutdown() {

@@ -49,6 +49,10 @@ struct Common {
     /// the timers, and for running a sweep as of a given time).
     #[arg(long, global = true, value_name = "SECONDS")]
     now: Option<i64>,
+    /// The most pages (of 4 KiB) the database file may grow to; a write that needs more is
+    /// refused with 507 storage_full, as on a full disk. Default: no limit.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u64).range(1..), value_name = "PAGES")]
+    max_db_pages: Option<u64>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -73,6 +77,28 @@ enum Command {
         /// for a server that nothing but the proxy can reach.
         #[arg(long)]
         trust_proxy: bool,
+        /// The server's origin as browsers see it (such as `https://ployd.example.org`): a
+        /// POST, PUT or DELETE with the session cookie must come from it. Default: the
+        /// scheme and the request's `Host`.
+        #[arg(long, value_parser = ploy_server::http::parse_public_origin, value_name = "URL")]
+        public_origin: Option<String>,
+        /// The longest a client may take to send a request's headers.
+        #[arg(long, default_value = "10s", value_parser = positive_time, value_name = "TIME")]
+        header_timeout: Duration,
+        /// The longest a client may take to send a request's body (then 408).
+        #[arg(long, default_value = "30s", value_parser = positive_time, value_name = "TIME")]
+        body_timeout: Duration,
+        /// How long a kept-alive connection may wait for its next request.
+        #[arg(long, default_value = "60s", value_parser = positive_time, value_name = "TIME")]
+        idle_timeout: Duration,
+        /// The most connections open at once, event streams included; one more gets 503
+        /// and is closed at once.
+        #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..), value_name = "N")]
+        max_connections: u32,
+        /// How often an event stream sends a comment line when it has nothing else to send
+        /// (so that proxies and the idle limits of the way keep it open).
+        #[arg(long, default_value = "25s", value_parser = positive_time, value_name = "TIME")]
+        stream_keepalive: Duration,
     },
     /// Reads commands, one a line, on standard input; prints each reply and a line `.`.
     Cmd,
@@ -130,9 +156,24 @@ fn parse_time(text: &str) -> Result<Duration, String> {
     ploy_search::parse_duration(text, ploy_search::DurationMode::Flag).map_err(|e| e.to_string())
 }
 
+/// A limit's duration: as [`parse_time`], and more than nothing.
+fn positive_time(text: &str) -> Result<Duration, String> {
+    let d = parse_time(text)?;
+    if d.is_zero() {
+        Err("a limit must be longer than 0".to_owned())
+    } else {
+        Ok(d)
+    }
+}
+
 fn service(common: &Common) -> Result<Service, String> {
-    let store =
+    let mut store =
         Store::open(&common.db).map_err(|e| format!("cannot open {}: {e}", common.db.display()))?;
+    if let Some(pages) = common.max_db_pages {
+        store
+            .limit_pages(pages)
+            .map_err(|e| format!("cannot limit {}: {e}", common.db.display()))?;
+    }
     let clock: Arc<dyn Clock> = match common.now {
         Some(t) => Arc::new(FixedClock::new(t)),
         None => Arc::new(SystemClock),
@@ -161,6 +202,12 @@ fn run(cli: Cli) -> Result<(), String> {
             timer_interval,
             secure_cookies,
             trust_proxy,
+            public_origin,
+            header_timeout,
+            body_timeout,
+            idle_timeout,
+            max_connections,
+            stream_keepalive,
         } => {
             let service = service(&cli.common)?;
             // Refuse a damaged file before anything is served from it or written to it.
@@ -204,6 +251,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 options.timer_interval = timer_interval;
                 options.secure_cookies = secure_cookies;
                 options.trust_proxy = trust_proxy;
+                options.public_origin = public_origin;
+                options.header_timeout = header_timeout;
+                options.body_timeout = body_timeout;
+                options.idle_timeout = idle_timeout;
+                options.max_connections = max_connections as usize;
+                options.stream_keep_alive = stream_keepalive;
                 ploy_server::http::serve(service, listener, options)
                     .await
                     .map_err(|e| format!("server: {e}"))

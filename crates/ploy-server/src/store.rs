@@ -70,6 +70,14 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// Whether the disk, or the file's page limit ([`Store::limit_pages`]), is full
+    /// (`SQLITE_FULL`): the write was rolled back whole.
+    #[must_use]
+    pub fn is_full(&self) -> bool {
+        matches!(self, StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::DiskFull)
+    }
+
     /// Whether the database was busy (another writer held it past the timeout).
     #[must_use]
     pub fn is_busy(&self) -> bool {
@@ -83,6 +91,8 @@ impl StoreError {
 pub struct Store {
     path: PathBuf,
     idle: Mutex<Vec<Connection>>,
+    /// The most pages the file may grow to (`PRAGMA max_page_count`), if limited.
+    max_pages: Option<u64>,
 }
 
 fn to_usize(v: i64) -> Result<usize, StoreError> {
@@ -123,11 +133,30 @@ impl Store {
         let store = Store {
             path: path.as_ref().to_owned(),
             idle: Mutex::new(Vec::new()),
+            max_pages: None,
         };
         let mut conn = store.connect()?;
         migrate(&mut conn)?;
         store.put(conn);
         Ok(store)
+    }
+
+    /// Limits the file to `pages` database pages (SQLite's `max_page_count`; `ployd
+    /// --max-db-pages`): a write that needs more fails with `SQLITE_FULL`
+    /// ([`StoreError::is_full`]), as on a full disk, and changes nothing. A file already
+    /// larger keeps its size and does not grow.
+    ///
+    /// # Errors
+    /// A connection cannot be opened with the limit.
+    pub fn limit_pages(&mut self, pages: u64) -> Result<(), StoreError> {
+        self.max_pages = Some(pages);
+        self.idle
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clear();
+        let conn = self.connect()?;
+        self.put(conn);
+        Ok(())
     }
 
     /// The database file.
@@ -142,6 +171,12 @@ impl Store {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        if let Some(pages) = self.max_pages {
+            // SQLite answers with the limit now in force; reading it is enough.
+            let _: i64 = conn.query_row(&format!("PRAGMA max_page_count = {pages}"), [], |r| {
+                r.get(0)
+            })?;
+        }
         Ok(conn)
     }
 

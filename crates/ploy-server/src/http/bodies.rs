@@ -1,6 +1,7 @@
 //! The JSON bodies of the HTTP API as typed structs, and [`read`], the one reader of them.
 //!
-//! A body is read whatever its `Content-Type`. It must be one JSON object; of duplicate keys
+//! A non-empty body has been checked to say `Content-Type: application/json` before it gets
+//! here ([`super::guard::RequestBody::read`]). It must be one JSON object; of duplicate keys
 //! the last one counts (the object is read into a map first). Its fields are then checked
 //! in the order each body lists them, so that the first refusal answers with the same
 //! words whatever the order of the keys: `missing field `name``, `` `name` must be a

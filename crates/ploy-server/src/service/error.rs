@@ -12,7 +12,7 @@ pub struct ApiError {
     pub status: u16,
     /// One word for programs: `bad_request`, `forbidden`, `not_found`, `taken`, `game_over`,
     /// `stale`, `not_your_turn`, `no_offer`, `declined`, `rules_version`, `illegal_move`,
-    /// `too_large`, `method_not_allowed`, `busy`, `internal`.
+    /// `too_large`, `method_not_allowed`, `busy`, `storage_full`, `internal`.
     pub word: &'static str,
     /// What went wrong.
     pub message: String,
@@ -70,7 +70,13 @@ impl ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
-        if e.is_busy() {
+        if e.is_full() {
+            ApiError::new(
+                507,
+                "storage_full",
+                "the server's storage is full; nothing was changed",
+            )
+        } else if e.is_busy() {
             ApiError::new(503, "busy", "the database is busy; try again")
         } else {
             ApiError::internal(e.to_string())

@@ -1,6 +1,7 @@
 //! The request bodies of the HTTP API, refusal by refusal: the status and the exact message
-//! for a missing field, a field of the wrong type, bad JSON, an empty body; a body is read
-//! whatever its `Content-Type`, and of duplicate JSON keys the last one counts.
+//! for a missing field, a field of the wrong type, bad JSON, an empty body; of duplicate
+//! JSON keys the last one counts. (A body's `Content-Type` is the subject of
+//! `content_type.rs`.)
 
 use std::time::Duration;
 
@@ -66,16 +67,16 @@ fn bodies_are_read_field_by_field_with_todays_words() {
             (201, "carl".into()),
         ),
         (
-            "no content type",
+            "JSON with a charset",
             "/api/users".into(),
-            None,
+            Some("application/json; charset=utf-8"),
             r#"{"userid":"dave","password":"pd"}"#,
             (201, "dave".into()),
         ),
         (
-            "text/plain",
+            "JSON in capitals",
             "/api/users".into(),
-            Some("text/plain"),
+            Some("Application/JSON"),
             r#"{"userid":"erin","password":"pe"}"#,
             (201, "erin".into()),
         ),

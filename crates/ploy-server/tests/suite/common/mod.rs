@@ -166,6 +166,27 @@ impl Server {
         }
     }
 
+    /// Sends SIGTERM (through the `kill` program) and waits up to `limit` for the process
+    /// to end; returns how long it took, or `None` if it still runs.
+    pub fn terminate(&mut self, limit: Duration) -> Option<Duration> {
+        let child = self.child.as_mut()?;
+        let start = std::time::Instant::now();
+        let sent = Command::new("kill")
+            .arg("-TERM")
+            .arg(child.id().to_string())
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill -TERM failed");
+        while start.elapsed() < limit {
+            if child.try_wait().ok().flatten().is_some() {
+                self.child = None;
+                return Some(start.elapsed());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
     /// Starts it again on the same port and database.
     pub fn restart(&mut self) {
         self.kill();

@@ -7,6 +7,7 @@
 //! The tests share one lock, so only one browser runs at a time.
 
 use crate::{cdp, common};
+mod cross_origin;
 mod pente;
 mod pyloff;
 
