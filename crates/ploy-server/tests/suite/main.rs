@@ -9,6 +9,7 @@ mod crash;
 mod games;
 mod headers;
 mod http;
+mod invitations;
 mod load;
 mod page;
 mod storage;
