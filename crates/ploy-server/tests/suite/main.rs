@@ -6,6 +6,7 @@ mod cdp;
 mod commands;
 mod common;
 mod crash;
+mod fair_bots;
 mod games;
 mod headers;
 mod http;
