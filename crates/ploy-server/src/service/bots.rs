@@ -3,9 +3,10 @@
 //!
 //! Every game waiting for the bot belongs to one user, the one whose move or challenge left
 //! the bot to move (games found waiting when the server starts, or left to the bot by a
-//! timer, belong to their first human player). Workers take the next game of the user
-//! after the one served last, so that a user with many games waiting delays another user's
-//! game by at most one bot move per worker. A game counts for its user from the moment his
+//! timer, belong to their first human player). A free worker takes the oldest game of the
+//! user served least recently (a user new to the queue first; among equals, the one who
+//! queued first), so users take turns, and a user with many games waiting delays another
+//! user's game by at most the moves the workers are computing when it arrives. A game counts for its user from the moment his
 //! request asks for a place ([`FairQueue::ticket`]) until its bot moves are written; a
 //! request that would make one more than the limit is refused with 429
 //! `too_many_bot_games` before anything is written.
@@ -41,8 +42,12 @@ struct State {
     counts: HashMap<String, usize>,
     /// Queued games by owner, oldest first.
     queued: HashMap<String, VecDeque<i64>>,
-    /// Owners with queued games, the next to serve first.
+    /// Owners with queued games, in the order they (re)joined the line.
     turn: VecDeque<String>,
+    /// When each owner with games in the queue was last served (a count of services).
+    served: HashMap<String, u64>,
+    /// Services so far.
+    clock: u64,
     /// No more work: the workers stop.
     closed: bool,
 }
@@ -53,6 +58,7 @@ impl State {
         *c = c.saturating_add_signed(n);
         if *c == 0 {
             self.counts.remove(owner);
+            self.served.remove(owner);
         }
     }
 
@@ -161,7 +167,17 @@ impl FairQueue {
             if st.closed {
                 return None;
             }
-            if let Some(owner) = st.turn.pop_front() {
+            // The owner served least recently; the first in line among equals.
+            let pick = st
+                .turn
+                .iter()
+                .enumerate()
+                .min_by_key(|(i, o)| (st.served.get(*o).copied().unwrap_or(0), *i))
+                .map(|(i, _)| i);
+            if let Some(owner) = pick.and_then(|i| st.turn.remove(i)) {
+                st.clock += 1;
+                let stamp = st.clock;
+                st.served.insert(owner.clone(), stamp);
                 let Some(q) = st.queued.get_mut(&owner) else {
                     continue;
                 };
@@ -225,16 +241,17 @@ mod tests {
         q.schedule(10, "bob");
         // A game queued again counts once.
         q.schedule(10, "alice");
+        // Alice was served first (she queued first), then bob, who had not been served.
         assert_eq!(q.next(), Some(1));
         assert_eq!(q.next(), Some(10));
         assert_eq!(q.next(), Some(2));
-        // Game 10's bot is to move again: back in line after alice's next game.
+        // Game 10's bot is to move again: bob, served less recently than alice, is first.
         q.schedule(10, "bob");
         q.finish(10);
         q.finish(1);
         assert!(q.ticket("alice").is_ok());
-        assert_eq!(q.next(), Some(3));
         assert_eq!(q.next(), Some(10));
+        assert_eq!(q.next(), Some(3));
         q.close();
         assert_eq!(q.next(), None);
     }
