@@ -85,7 +85,7 @@ enum Command {
     },
     /// Reads commands, one a line, on standard input; prints each reply and a line `.`.
     Cmd,
-    /// Prints the notifications for a user.
+    /// Prints the invitations waiting for a user, then his notifications.
     Inbox {
         /// The userid.
         user: String,
@@ -254,7 +254,18 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Inbox { user } => {
             let service = service(&cli.common)?;
             let notes = service.inbox(&user, 0).map_err(|e| e.to_string())?;
+            let invitations = service.invitations_for(&user).map_err(|e| e.to_string())?;
             let mut out = std::io::stdout().lock();
+            for g in invitations {
+                let _ = writeln!(
+                    out,
+                    "invitation: board {} {} {}: waiting for {}\n",
+                    g.id,
+                    g.game,
+                    g.players.join(" "),
+                    g.waiting_for.join(", ")
+                );
+            }
             for n in notes {
                 let _ = writeln!(
                     out,

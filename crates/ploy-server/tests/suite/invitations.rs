@@ -354,6 +354,12 @@ fn invitations_lapse_after_seven_days_and_deadlines_count_from_the_start() {
             .any(|l| l == "Game over: lapsed (not joined by bob)"),
         "{shown:?}"
     );
+    drop(cmd);
+    // `ployd check` replays lapsed games, and games whose clock started late.
+    let out = ployd().arg("check").arg("--db").arg(&db).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("3 games replayed, 0 problems"), "{text}");
 }
 
 #[test]
@@ -430,6 +436,20 @@ fn lists_the_inbox_and_the_command_language_show_invitations() {
     let id = challenge(addr, "pente", json!([]), json!(["alice", "bob"]))["id"]
         .as_i64()
         .unwrap();
+
+    // `ployd inbox` names the invitation first.
+    let out = ployd()
+        .args(["inbox", "bob", "--db"])
+        .arg(&server.db)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(&format!(
+            "invitation: board {id} pente alice bob: waiting for bob\n"
+        )),
+        "{text}"
+    );
 
     // The list of games waiting for bob (`next`) holds the invitation; alice's does not.
     let next = |user: &str| {
