@@ -102,6 +102,9 @@ pub struct Service {
     config: Config,
     bots: Bots,
     on_change: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
+    /// Held while a challenge with invitations counts the challenger's open ones and
+    /// writes the game.
+    invitations_lock: Mutex<()>,
 }
 
 impl std::fmt::Debug for Service {
@@ -129,6 +132,7 @@ impl Service {
             config,
             bots: Bots::Inline(Mutex::new(Vec::new())),
             on_change: Mutex::new(None),
+            invitations_lock: Mutex::new(()),
         }
     }
 

@@ -151,27 +151,15 @@ impl Service {
             .filter(|s| *s != BOT && !s.eq_ignore_ascii_case(&user))
             .cloned()
             .collect();
-        if !invited.is_empty() {
-            if let Some(d) = deadline
-                && d < MIN_DEADLINE_WITH_PEOPLE
-            {
-                return Err(ApiError::bad_request(format!(
-                    "-deadline={} is too short for a game with other people; at least {}",
-                    format_duration(d),
-                    format_duration(MIN_DEADLINE_WITH_PEOPLE)
-                )));
-            }
-            let open = self.store.open_invitations(&user)?;
-            if open >= self.config.max_invitations {
-                return Err(ApiError::new(
-                    429,
-                    "too_many_invitations",
-                    format!(
-                        "{user} has {open} invitations waiting for people to join, the most \
-                         allowed; cancel one (decline it) or wait for answers"
-                    ),
-                ));
-            }
+        if !invited.is_empty()
+            && let Some(d) = deadline
+            && d < MIN_DEADLINE_WITH_PEOPLE
+        {
+            return Err(ApiError::bad_request(format!(
+                "-deadline={} is too short for a game with other people; at least {}",
+                format_duration(d),
+                format_duration(MIN_DEADLINE_WITH_PEOPLE)
+            )));
         }
         let mut state = game
             .start(&options, seats.len())
@@ -246,6 +234,28 @@ impl Service {
                 ),
             })
             .collect();
+        // Invitations are counted and the game written under one lock, so that racing
+        // challenges cannot pass the limit together.
+        let _counted = if invited.is_empty() {
+            None
+        } else {
+            let guard = self
+                .invitations_lock
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let open = self.store.open_invitations(&user)?;
+            if open >= self.config.max_invitations {
+                return Err(ApiError::new(
+                    429,
+                    "too_many_invitations",
+                    format!(
+                        "{user} has {open} invitations waiting for people to join, the most \
+                         allowed; cancel one (decline it) or wait for answers"
+                    ),
+                ));
+            }
+            Some(guard)
+        };
         // A game that starts with the bot to move takes a place in the bot queue.
         let _ticket = self.bot_ticket(&user, &r, &seats)?;
         let id = self.store.create_game(&new, now)?;

@@ -425,6 +425,25 @@ fn short_deadlines_and_too_many_invitations_are_refused_and_store_nothing() {
     join(addr, second["id"].as_i64().unwrap(), CAROL.0, CAROL.1);
     challenge(addr, "pente", json!([]), json!(["alice", "bob"]));
     assert_eq!(count(), 6);
+
+    // Eight challenges racing: two pass, six are refused.
+    let racing: Vec<_> = (0..8)
+        .map(|_| {
+            std::thread::spawn(move || {
+                post(
+                    addr,
+                    "/api/games",
+                    &json!({"game": "pente", "players": ["carol", "bob"],
+                            "userid": CAROL.0, "password": CAROL.1}),
+                )
+                .status
+            })
+        })
+        .collect();
+    let mut statuses: Vec<u16> = racing.into_iter().map(|t| t.join().unwrap()).collect();
+    statuses.sort_unstable();
+    assert_eq!(statuses, [201, 201, 429, 429, 429, 429, 429, 429]);
+    assert_eq!(count(), 8);
 }
 
 #[test]
