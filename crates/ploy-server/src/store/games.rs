@@ -266,7 +266,12 @@ impl Store {
                     ply: to_usize(ply)?,
                     over: status == "over",
                     invited: status == "invited",
-                    waiting_for: json_list(&waiting)?,
+                    // Who never joined a game that ended is told by its result.
+                    waiting_for: if status == "invited" {
+                        json_list(&waiting)?
+                    } else {
+                        Vec::new()
+                    },
                     to_move_seat: seat.map(to_usize).transpose()?,
                     result,
                 });

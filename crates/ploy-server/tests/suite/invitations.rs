@@ -204,6 +204,11 @@ fn declined_and_cancelled_invitations_end_the_game_with_no_winner() {
     let r = play(addr, id, ALICE, "K10", 0);
     assert_eq!(r.status, 409);
     assert_eq!(state(addr, id), s);
+    let listed = get(addr, "/api/games?user=bob").json()["games"][0].clone();
+    assert_eq!(
+        (listed["status"].clone(), listed["waiting_for"].clone()),
+        (json!("over"), json!([]))
+    );
     assert_eq!(event_kinds(addr, id, 2), ["new", "declined"]);
 
     // The challenger cancels, after one of two invited people joined.
