@@ -610,7 +610,8 @@
     }
     if (latest.status === 'over') return 'The game is over: ' + resultText(latest.result) + '.';
     if (latest.status === 'invited') {
-      return 'The game starts when ' + (latest.waiting_for || []).join(', ') + ' joined.';
+      return 'The game starts when everyone invited has joined (waiting for ' +
+        (latest.waiting_for || []).join(', ') + ').';
     }
     if (!state.me) return 'Sign in to play.';
     if (!seats.length) return 'You do not play in this game; you are watching it.';
