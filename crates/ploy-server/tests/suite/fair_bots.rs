@@ -121,3 +121,22 @@ fn one_users_waiting_games_do_not_starve_another_users() {
     let state: Value = get(addr, &format!("/api/games/{bobs}")).json();
     assert_eq!(state["to_move"], "bob");
 }
+
+#[test]
+fn bot_threads_default_to_the_number_of_cores() {
+    let out = crate::common::ployd()
+        .args(["serve", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let line = help
+        .lines()
+        .skip_while(|l| !l.contains("--bot-threads"))
+        .take_while(|l| !l.trim_start().starts_with("--bot-games-per-user"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(line.contains(&format!("[default: {cores}]")), "{line}");
+    assert!(help.contains("[default: 8]"), "{help}");
+    assert!(help.contains("[default: 20]"), "{help}");
+}
