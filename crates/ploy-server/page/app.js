@@ -227,10 +227,14 @@
       box.replaceChildren(el('p', { class: 'message', text: e.message }));
       return;
     }
+    const invitedMe = (g) => g.status === 'invited' && (g.waiting_for || []).some((u) => same(u, state.me));
+    const invitations = games.filter(invitedMe);
     const mine = games.filter((g) => g.status === 'active' && same(g.to_move, state.me));
-    const waiting = games.filter((g) => g.status === 'active' && !same(g.to_move, state.me));
-    const over = games.filter((g) => g.status !== 'active');
+    const waiting = games.filter((g) => (g.status === 'active' && !same(g.to_move, state.me)) ||
+      (g.status === 'invited' && !invitedMe(g)));
+    const over = games.filter((g) => g.status === 'over');
     const groups = [
+      ['Invitations', invitations],
       ['Your move', mine],
       ['Waiting for others', waiting],
     ];
@@ -260,17 +264,36 @@
 
   function gameItem(g) {
     const yours = g.status === 'active' && same(g.to_move, state.me);
+    const waitingFor = g.waiting_for || [];
+    const invited = g.status === 'invited' && waitingFor.some((u) => same(u, state.me));
     let stateText;
-    if (g.status !== 'active') stateText = resultText(g.result);
+    if (g.status === 'invited') stateText = invited ? 'You are invited' : 'Waiting for ' + waitingFor.join(', ') + ' to join';
+    else if (g.status !== 'active') stateText = resultText(g.result);
     else if (yours) stateText = 'Your move';
     else stateText = (g.to_move || '?') + ' to move';
     const players = g.players.map((p) => (same(p, state.me) ? p + ' (you)' : p)).join(', ');
-    return el('li', {},
-      el('a', { href: '#game/' + g.id, class: yours ? 'your-move' : null, 'data-game': g.id },
-        el('span', { class: 'gid', text: '#' + g.id }),
-        el('span', { class: 'gname', text: gameLabel(g) }),
-        el('span', { class: 'gplayers', text: players }),
-        el('span', { class: 'gstate', text: stateText + (g.status === 'active' ? ' · move ' + (g.ply + 1) : '') })));
+    const link = el('a', { href: '#game/' + g.id, class: yours || invited ? 'your-move' : null, 'data-game': g.id },
+      el('span', { class: 'gid', text: '#' + g.id }),
+      el('span', { class: 'gname', text: gameLabel(g) }),
+      el('span', { class: 'gplayers', text: players }),
+      el('span', { class: 'gstate', text: stateText + (g.status === 'active' ? ' · move ' + (g.ply + 1) : '') }));
+    if (!invited) return el('li', {}, link);
+    // An invitation: join or decline it from the list.
+    const answer = async (action) => {
+      try {
+        await api('POST', '/api/games/' + g.id + '/' + action, {});
+        if (action === 'join') location.hash = '#game/' + g.id;
+        else loadLobby();
+      } catch (e) {
+        notice(e.message);
+      }
+    };
+    return el('li', { class: 'invitation' }, link,
+      el('span', { class: 'invite-actions' },
+        el('button', { type: 'button', class: 'primary', 'data-join': g.id, text: 'Join',
+          'aria-label': 'Join board ' + g.id, onclick: () => answer('join') }),
+        el('button', { type: 'button', 'data-decline': g.id, text: 'Decline',
+          'aria-label': 'Decline board ' + g.id, onclick: () => answer('decline') })));
   }
 
   function lobbySoon() {
@@ -585,7 +608,11 @@
       return 'You are looking at the position after move ' + g.shown.ply + ' of ' + latest.moves_played +
         '. Go to the latest position (the button after the slider) to move.';
     }
-    if (latest.status !== 'active') return 'The game is over: ' + resultText(latest.result) + '.';
+    if (latest.status === 'over') return 'The game is over: ' + resultText(latest.result) + '.';
+    if (latest.status === 'invited') {
+      return 'The game starts when everyone invited has joined (waiting for ' +
+        (latest.waiting_for || []).join(', ') + ').';
+    }
     if (!state.me) return 'Sign in to play.';
     if (!seats.length) return 'You do not play in this game; you are watching it.';
     if (g.busy) return 'Your move is on its way to the server.';
@@ -657,7 +684,14 @@
 
   function statusText(g, ctx) {
     const v = g.latest;
-    if (v.status !== 'active') return { text: 'Game over: ' + resultText(v.result), cls: 'over' };
+    if (v.status === 'over') return { text: 'Game over: ' + resultText(v.result), cls: 'over' };
+    if (v.status === 'invited') {
+      const mine = (v.waiting_for || []).some((u) => same(u, state.me));
+      return {
+        text: mine ? 'You are invited: join or decline' : 'Waiting for ' + v.waiting_for.join(', ') + ' to join',
+        cls: mine ? 'your-move' : '',
+      };
+    }
     let text;
     let cls = '';
     const seat = v.seats[v.to_move_seat];
@@ -740,6 +774,11 @@
     $('accept').hidden = !(seated && active) || iOffer || offers.length === 0;
     $('reject').hidden = !(seated && active) || iOffer || offers.length === 0;
     $('resign').hidden = !(seated && active);
+    const invited = v.status === 'invited';
+    const myInvitation = invited && (v.waiting_for || []).some((u) => same(u, state.me));
+    $('join').hidden = !myInvitation;
+    $('decline').hidden = !(seated && invited);
+    $('decline').textContent = v.challenger && same(v.challenger, state.me) ? 'Cancel the game' : 'Decline';
     $('flip').hidden = !mod.flipFor;
     $('typed-move').placeholder = mod.moveExample || '';
 
@@ -812,7 +851,8 @@
   // Live updates.
   // ------------------------------------------------------------------------------------
 
-  const KINDS = ['new', 'move', 'resignation', 'agreement', 'time', 'draw_offer', 'draw_rejected', 'reminder'];
+  const KINDS = ['new', 'move', 'resignation', 'agreement', 'time', 'draw_offer', 'draw_rejected', 'reminder',
+    'joined', 'declined', 'started', 'lapsed'];
 
   function connectEvents() {
     if (!window.EventSource) return;
@@ -866,6 +906,8 @@
     $('accept').addEventListener('click', () => gameAction('accept'));
     $('reject').addEventListener('click', () => gameAction('reject'));
     $('resign').addEventListener('click', resignClicked);
+    $('join').addEventListener('click', () => gameAction('join'));
+    $('decline').addEventListener('click', () => gameAction('decline'));
     $('typed').addEventListener('submit', (ev) => {
       ev.preventDefault();
       const g = state.game;

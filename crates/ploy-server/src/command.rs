@@ -12,6 +12,7 @@
 //! GAME games USER [active|next|all]
 //! GAME resign BOARD USER PASSWORD
 //! GAME propose|accept|reject BOARD USER PASSWORD
+//! GAME join|decline BOARD USER PASSWORD
 //! ```
 //!
 //! The first line of every reply is `ok ...` or `error CODE: reason`, where CODE is the HTTP
@@ -35,12 +36,16 @@ Commands (one a line; words separated by spaces):
   inbox USER PASSWORD                         your notifications
   GAME challenge [OPTIONS] USER1 PASSWORD USER2 [USER3 USER4]
                                               start a game (USER1 takes the first seat;
-                                              the userid `bot` is the built-in bot)
+                                              the userid `bot` is the built-in bot; the
+                                              others are invited and must join)
+  GAME join BOARD USER PASSWORD               join a game you are invited to
+  GAME decline BOARD USER PASSWORD            decline it (the challenger: cancel it)
   GAME move BOARD USER PASSWORD MOVE[#N]      play a move (#N: the number of moves played
                                               before it; a stale number is refused)
   GAME show BOARD[#N]                         the board (after N moves)
   GAME history BOARD                          the moves
-  GAME games USER [active|next|all]           a user's games (next: where it is his move)
+  GAME games USER [active|next|all]           a user's games (next: where it is his move,
+                                              and invitations waiting for him)
   GAME resign BOARD USER PASSWORD             resign
   GAME propose|accept|reject BOARD USER PASSWORD
                                               offer, accept or reject a draw
@@ -201,7 +206,24 @@ fn run(service: &Service, words: &[&str], session: Option<&str>) -> Result<Reply
             };
             let user = service.authenticate(&password(user, pass, session))?;
             let notes = service.inbox(&user, 0)?;
-            let mut reply = Reply::ok(plural(notes.len(), "notification", "notifications"));
+            let invitations = service.invitations_for(&user)?;
+            let mut first = plural(notes.len(), "notification", "notifications");
+            if !invitations.is_empty() {
+                first.push_str(&format!(
+                    ", {}",
+                    plural(invitations.len(), "invitation", "invitations")
+                ));
+            }
+            let mut reply = Reply::ok(first);
+            for g in invitations {
+                reply.body.push(format!(
+                    "invitation: board {} {} {}: waiting for {}",
+                    g.id,
+                    g.game,
+                    g.players.join(" "),
+                    g.waiting_for.join(", ")
+                ));
+            }
             for n in notes {
                 reply.body.push(format!("[{}] {}", n.id, n.note.subject));
             }
@@ -211,7 +233,7 @@ fn run(service: &Service, words: &[&str], session: Option<&str>) -> Result<Reply
             let Some((&verb, args)) = rest.split_first() else {
                 return if service.registry().get(game).is_some() {
                     Err(usage(&format!(
-                        "{game} challenge|move|show|history|games|resign|propose|accept|reject ..."
+                        "{game} challenge|join|decline|move|show|history|games|resign|propose|accept|reject ..."
                     )))
                 } else {
                     Err(ApiError::bad_request(format!(
@@ -279,6 +301,8 @@ fn check_type(service: &Service, game: &str, id: i64) -> Result<(), ApiError> {
 fn status_text(view: &GameView) -> String {
     if view.over {
         format!("Game over: {}", view.result)
+    } else if view.invited {
+        format!("Waiting for {} to join", view.waiting_for.join(", "))
     } else {
         match (&view.to_move, view.to_move_seat) {
             (Some(u), Some(s)) => format!("{u} ({}) to move", view.seats[s]),
@@ -432,6 +456,8 @@ fn game_command(
             for g in list {
                 let state = if g.over {
                     format!("over: {}", g.result)
+                } else if g.invited {
+                    format!("invited, waiting for {}", g.waiting_for.join(", "))
                 } else {
                     let who = g
                         .to_move_seat
@@ -458,6 +484,33 @@ fn game_command(
             check_type(service, game, id)?;
             let view = service.resign(id, &password(user, pass, session))?;
             Ok(Reply::ok(format!("board {id}: {}", view.result)).with_text(&board_text(&view)))
+        }
+        "join" | "decline" => {
+            let [board, user, pass] = args else {
+                return Err(usage(&format!("{game} {verb} BOARD USER PASSWORD")));
+            };
+            let id = board_number(board)?;
+            check_type(service, game, id)?;
+            let creds = password(user, pass, session);
+            let view = if verb == "join" {
+                service.join(id, &creds)?
+            } else {
+                service.decline(id, &creds)?
+            };
+            let first = if view.over {
+                format!("board {id}: {}", view.result)
+            } else if view.invited {
+                format!(
+                    "board {id}: joined; waiting for {}",
+                    view.waiting_for.join(", ")
+                )
+            } else {
+                format!("board {id}: started")
+            };
+            // The bot may move first (inline): show the board as it is now.
+            service.run_pending_bots();
+            let now = service.view(id, None).unwrap_or(view);
+            Ok(Reply::ok(first).with_text(&board_text(&now)))
         }
         "propose" | "accept" | "reject" => {
             let [board, user, pass] = args else {

@@ -187,7 +187,8 @@ fn summary_json(g: &Summary) -> Value {
         "options": g.options,
         "players": g.players,
         "ply": g.ply,
-        "status": if g.over { "over" } else { "active" },
+        "status": g.status(),
+        "waiting_for": g.waiting_for,
         "to_move": g.to_move_seat.and_then(|s| g.players.get(s)),
         "to_move_seat": g.to_move_seat,
         "result": g.result,
@@ -427,18 +428,19 @@ async fn game_action(
     let s = Arc::clone(&app.service);
     let view = blocking(move || {
         let creds = credentials(&s, &headers, who)?;
-        if action == "resign" {
-            s.resign(id, &creds)
-        } else {
-            s.draw(id, &creds, action)
+        match action {
+            "resign" => s.resign(id, &creds),
+            "join" => s.join(id, &creds),
+            "decline" => s.decline(id, &creds),
+            _ => s.draw(id, &creds, action),
         }
     })
     .await?;
     Ok(json_response(StatusCode::OK, &view.to_json()))
 }
 
-/// The route of a game action (`resign`, `propose`, `accept`, `reject`): one handler for
-/// the four, told which action it serves.
+/// The route of a game action (`resign`, `propose`, `accept`, `reject`, `join`,
+/// `decline`): one handler for them all, told which action it serves.
 fn action_route(action: &'static str) -> MethodRouter<AppState> {
     post(
         move |State(app): State<AppState>,
@@ -455,12 +457,13 @@ async fn inbox(
     after: i64,
 ) -> Result<Response, ApiError> {
     let s = Arc::clone(&app.service);
-    let notes = blocking(move || {
+    let (notes, invitations) = blocking(move || {
         let creds = credentials(&s, &headers, who)?;
         let user = s.authenticate(&creds)?;
-        s.inbox(&user, after)
+        Ok((s.inbox(&user, after)?, s.invitations_for(&user)?))
     })
     .await?;
+    let invitations: Vec<Value> = invitations.iter().map(summary_json).collect();
     let notes: Vec<Value> = notes
         .iter()
         .map(|n| {
@@ -468,7 +471,10 @@ async fn inbox(
                    "subject": n.note.subject, "body": n.note.body})
         })
         .collect();
-    Ok(json_response(StatusCode::OK, &json!({"notes": notes})))
+    Ok(json_response(
+        StatusCode::OK,
+        &json!({"notes": notes, "invitations": invitations}),
+    ))
 }
 
 fn after_param(q: Option<&str>) -> Result<i64, ApiError> {
@@ -668,6 +674,8 @@ fn router(app: AppState) -> Router {
         .route("/api/games/{id}/propose", action_route("propose"))
         .route("/api/games/{id}/accept", action_route("accept"))
         .route("/api/games/{id}/reject", action_route("reject"))
+        .route("/api/games/{id}/join", action_route("join"))
+        .route("/api/games/{id}/decline", action_route("decline"))
         .route("/api/games/{id}/events", get(game_events))
         .route("/api/events", get(all_events))
         .route("/api/inbox", get(get_inbox).post(post_inbox))

@@ -32,6 +32,7 @@
 //! assert_eq!(execute(&service, "signup alice s3cret").first, "ok signed up alice");
 //! assert_eq!(execute(&service, "signup bob hunter2").first, "ok signed up bob");
 //! assert_eq!(execute(&service, "ploy challenge alice s3cret bob").first, "ok board 101");
+//! assert_eq!(execute(&service, "ploy join 101 bob hunter2").first, "ok board 101: started");
 //! assert!(execute(&service, "ploy move 101 alice s3cret e3-e4#0").is_ok());
 //! assert_eq!(
 //!     execute(&service, "ploy move 101 bob hunter2 e7-e6-0#0").first,

@@ -62,9 +62,18 @@ enum Command {
         /// The address to listen on.
         #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
         listen: SocketAddr,
-        /// Threads that compute bot moves.
-        #[arg(long, default_value_t = 2, value_name = "N")]
+        /// Threads that compute bot moves (default: the number of cores); games waiting
+        /// for the bot are taken round-robin across the users who queued them.
+        #[arg(long, default_value_t = cores(), value_name = "N")]
         bot_threads: usize,
+        /// The most games one user may have waiting for a bot move at once; the move or
+        /// challenge that would make one more is refused (429 too_many_bot_games).
+        #[arg(long, default_value_t = Config::default().bot_games_per_user, value_name = "N")]
+        bot_games_per_user: usize,
+        /// The most open invitations (games waiting for people to join) per challenger;
+        /// one more is refused (429 too_many_invitations).
+        #[arg(long, default_value_t = Config::default().max_invitations, value_name = "N")]
+        max_invitations: usize,
         /// How often deadlines and reminders are checked.
         #[arg(long, default_value = "60s", value_parser = parse_time, value_name = "TIME")]
         timer_interval: Duration,
@@ -102,7 +111,7 @@ enum Command {
     },
     /// Reads commands, one a line, on standard input; prints each reply and a line `.`.
     Cmd,
-    /// Prints the notifications for a user.
+    /// Prints the invitations waiting for a user, then his notifications.
     Inbox {
         /// The userid.
         user: String,
@@ -166,7 +175,17 @@ fn positive_time(text: &str) -> Result<Duration, String> {
     }
 }
 
+/// The number of cores (1 when it cannot be told).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
 fn service(common: &Common) -> Result<Service, String> {
+    service_with(common, |_| {})
+}
+
+/// The service, with `adjust` applied to the settings the common flags give.
+fn service_with(common: &Common, adjust: impl FnOnce(&mut Config)) -> Result<Service, String> {
     let mut store =
         Store::open(&common.db).map_err(|e| format!("cannot open {}: {e}", common.db.display()))?;
     if let Some(pages) = common.max_db_pages {
@@ -191,6 +210,8 @@ fn service(common: &Common) -> Result<Service, String> {
         },
         ..Config::default()
     };
+    let mut config = config;
+    adjust(&mut config);
     Ok(Service::new(store, Registry::standard(), clock, config))
 }
 
@@ -199,6 +220,8 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Serve {
             listen,
             bot_threads,
+            bot_games_per_user,
+            max_invitations,
             timer_interval,
             secure_cookies,
             trust_proxy,
@@ -209,7 +232,10 @@ fn run(cli: Cli) -> Result<(), String> {
             max_connections,
             stream_keepalive,
         } => {
-            let service = service(&cli.common)?;
+            let service = service_with(&cli.common, |c| {
+                c.bot_games_per_user = bot_games_per_user.max(1);
+                c.max_invitations = max_invitations;
+            })?;
             // Refuse a damaged file before anything is served from it or written to it.
             let started = Instant::now();
             let damage = service
@@ -281,7 +307,18 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Inbox { user } => {
             let service = service(&cli.common)?;
             let notes = service.inbox(&user, 0).map_err(|e| e.to_string())?;
+            let invitations = service.invitations_for(&user).map_err(|e| e.to_string())?;
             let mut out = std::io::stdout().lock();
+            for g in invitations {
+                let _ = writeln!(
+                    out,
+                    "invitation: board {} {} {}: waiting for {}\n",
+                    g.id,
+                    g.game,
+                    g.players.join(" "),
+                    g.waiting_for.join(", ")
+                );
+            }
             for n in notes {
                 let _ = writeln!(
                     out,

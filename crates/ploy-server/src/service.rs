@@ -8,11 +8,11 @@
 //! that first checks the move number again ([`Store::write`]). When the game moved on in
 //! between, a call that named its move number gets 409; one that did not is computed again.
 //!
-//! The use cases live in the child modules: [`accounts`], [`challenges`], [`moves`],
-//! [`endings`], [`timers`], [`check`]; [`replay`] and [`view`] read games for all of them.
+//! The use cases live in the child modules: [`accounts`], [`challenges`],
+//! [`invitations`], [`moves`], [`endings`], [`timers`], [`check`]; [`replay`] and [`view`]
+//! read games for all of them. Bot moves of `ployd serve` are queued fairly across users
+//! (the private `bots` module).
 
-use std::collections::HashSet;
-use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
 use crate::auth::{BOT, HashParams};
@@ -20,11 +20,13 @@ use crate::game::{Budget, DynGame, Registry, excerpt};
 use crate::store::{GameRow, Store, WriteError};
 
 pub mod accounts;
+mod bots;
 pub mod challenges;
 pub mod check;
 pub mod clock;
 pub mod endings;
 pub mod error;
+pub mod invitations;
 pub mod moves;
 pub mod replay;
 pub mod timers;
@@ -58,6 +60,13 @@ pub struct Config {
     pub session_seconds: i64,
     /// The most games a list gives.
     pub list_limit: usize,
+    /// The most games one user may have waiting for a bot move at once (`ployd serve`);
+    /// the move or challenge that would make one more is refused (429
+    /// `too_many_bot_games`).
+    pub bot_games_per_user: usize,
+    /// The most invitations one challenger may have open (games waiting for someone to
+    /// join); one more is refused (429 `too_many_invitations`).
+    pub max_invitations: usize,
 }
 
 impl Default for Config {
@@ -70,17 +79,16 @@ impl Default for Config {
             hash: HashParams::default(),
             session_seconds: 30 * 24 * 3600,
             list_limit: 1000,
+            bot_games_per_user: 8,
+            max_invitations: 20,
         }
     }
 }
 
 /// How bot moves are made.
 enum Bots {
-    /// Queued for worker threads (`ployd serve`).
-    Pool {
-        queue: Mutex<mpsc::Sender<i64>>,
-        queued: Mutex<HashSet<i64>>,
-    },
+    /// Queued for worker threads (`ployd serve`), fairly across users.
+    Pool(Arc<bots::FairQueue>),
     /// Collected, and played when the caller asks ([`Service::run_pending_bots`]; `ployd
     /// cmd`).
     Inline(Mutex<Vec<i64>>),
@@ -94,6 +102,9 @@ pub struct Service {
     config: Config,
     bots: Bots,
     on_change: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
+    /// Held while a challenge with invitations counts the challenger's open ones and
+    /// writes the game.
+    invitations_lock: Mutex<()>,
 }
 
 impl std::fmt::Debug for Service {
@@ -121,47 +132,43 @@ impl Service {
             config,
             bots: Bots::Inline(Mutex::new(Vec::new())),
             on_change: Mutex::new(None),
+            invitations_lock: Mutex::new(()),
         }
     }
 
     /// Starts `threads` bot workers (at least one); bot turns are queued for them from now
-    /// on, and every game already waiting for the bot is queued.
+    /// on, taken round-robin across the users who queued them, at most
+    /// [`Config::bot_games_per_user`] waiting per user; every game already waiting for the
+    /// bot is queued (for its first human player).
     ///
     /// # Errors
     /// Storage failure while looking for waiting games.
     pub fn start_bot_workers(self: &mut Arc<Service>, threads: usize) -> Result<(), ApiError> {
-        let (tx, rx) = mpsc::channel::<i64>();
-        let rx = Arc::new(Mutex::new(rx));
+        let queue = Arc::new(bots::FairQueue::new(self.config.bot_games_per_user));
         let service = Arc::get_mut(self).ok_or_else(|| {
             ApiError::internal("bot workers must start before the service is shared")
         })?;
-        service.bots = Bots::Pool {
-            queue: Mutex::new(tx),
-            queued: Mutex::new(HashSet::new()),
-        };
+        service.bots = Bots::Pool(Arc::clone(&queue));
         for i in 0..threads.max(1) {
-            let rx = Arc::clone(&rx);
+            let queue = Arc::clone(&queue);
             let weak = Arc::downgrade(self);
             std::thread::Builder::new()
                 .name(format!("bot-{i}"))
                 .spawn(move || {
-                    loop {
-                        let next = rx
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .recv();
-                        let Ok(id) = next else { break };
+                    while let Some(id) = queue.next() {
                         let Some(service) = weak.upgrade() else { break };
-                        service.unqueue(id);
                         if let Err(e) = service.bot_turn(id) {
                             eprintln!("ployd: bot on board {id}: {e}");
                         }
+                        queue.finish(id);
                     }
                 })
                 .map_err(|e| ApiError::internal(format!("cannot start a bot thread: {e}")))?;
         }
         for id in self.store.games_waiting_for(BOT)? {
-            self.schedule_bot(id);
+            if let Some(row) = self.store.load_game(id)? {
+                self.schedule_bot(id, first_human(&row.players));
+            }
         }
         Ok(())
     }
@@ -192,33 +199,37 @@ impl Service {
         self.clock.now()
     }
 
-    fn unqueue(&self, id: i64) {
-        if let Bots::Pool { queued, .. } = &self.bots {
-            queued
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .remove(&id);
-        }
-    }
-
-    fn schedule_bot(&self, id: i64) {
+    /// Queues game `id` for the bot, counted for `owner` (unless it is queued already).
+    fn schedule_bot(&self, id: i64, owner: &str) {
         match &self.bots {
-            Bots::Pool { queue, queued } => {
-                let fresh = queued
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .insert(id);
-                if fresh {
-                    let _ = queue
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .send(id);
-                }
-            }
+            Bots::Pool(queue) => queue.schedule(id, owner),
             Bots::Inline(pending) => pending
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .push(id),
+        }
+    }
+
+    /// Holds a place in the bot queue for one more game of `owner` when `r` leaves the bot
+    /// to move (nothing otherwise, and nothing for `ployd cmd`, whose bots move before the
+    /// command answers).
+    ///
+    /// # Errors
+    /// 429 `too_many_bot_games`.
+    fn bot_ticket(
+        &self,
+        owner: &str,
+        r: &Replayed,
+        players: &[String],
+    ) -> Result<Option<bots::Ticket>, ApiError> {
+        let bot_next = !r.derived.over
+            && !r.derived.invited
+            && r.derived
+                .to_move_seat
+                .is_some_and(|s| players.get(s).is_some_and(|p| p == BOT));
+        match &self.bots {
+            Bots::Pool(queue) if bot_next => queue.ticket(owner).map(Some),
+            _ => Ok(None),
         }
     }
 
@@ -241,7 +252,7 @@ impl Service {
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
                     .pop(),
-                Bots::Pool { .. } => None,
+                Bots::Pool(_) => None,
             };
             let Some(id) = next else { break };
             if let Err(e) = self.bot_turn(id) {
@@ -359,16 +370,39 @@ impl Service {
         Ok(())
     }
 
-    /// After a write: tells the event streams, and queues the bot if it is to move.
-    fn after_write(&self, id: i64, r: &Replayed, players: &[String]) {
+    /// After a write by `actor`: tells the event streams, and queues the bot if it is to
+    /// move (for `actor`, or the first human player when the bot or a timer wrote).
+    fn after_write(&self, id: i64, r: &Replayed, players: &[String], actor: &str) {
         self.changed();
         if !r.derived.over
+            && !r.derived.invited
             && let Some(seat) = r.derived.to_move_seat
             && players.get(seat).is_some_and(|p| p == BOT)
         {
-            self.schedule_bot(id);
+            let owner = if actor.is_empty() || actor == BOT {
+                first_human(players)
+            } else {
+                actor
+            };
+            self.schedule_bot(id, owner);
         }
     }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        if let Bots::Pool(queue) = &self.bots {
+            queue.close();
+        }
+    }
+}
+
+/// The first player who is not the bot (the bot itself when all seats are its).
+fn first_human(players: &[String]) -> &str {
+    players
+        .iter()
+        .find(|p| *p != BOT)
+        .map_or(BOT, String::as_str)
 }
 
 /// What a write came to, for [`Service::with_game`]'s loop: the value, `None` to try again

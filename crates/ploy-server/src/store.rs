@@ -34,13 +34,15 @@ mod accounts;
 mod games;
 mod health;
 mod inbox;
+mod invitations;
 mod rows;
 mod schema;
 
 pub use health::Scan;
+pub use invitations::Join;
 pub use rows::{
-    Cache, EndKind, Ending, Event, GameRow, MoveRow, NewGame, Note, NoteRow, OfferChange, Source,
-    Summary, Write, WriteError,
+    Cache, EndKind, Ending, Event, GameRow, Invitation, MoveRow, NewGame, Note, NoteRow,
+    OfferChange, Source, Summary, Write, WriteError, status_word,
 };
 pub use schema::MIGRATIONS;
 
@@ -231,6 +233,7 @@ mod tests {
         Cache {
             ply,
             over: false,
+            invited: false,
             to_move_seat: Some(ply % 2),
             winners: vec![],
             result: String::new(),
@@ -251,6 +254,8 @@ mod tests {
             deadline: None,
             reminder: None,
             players: vec!["alice".into(), "bot".into()],
+            challenger: "alice".into(),
+            invited: vec![],
             moves: vec![],
             cache: cache(0),
             notes: vec![],

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use super::Service;
 use super::accounts::Credentials;
 use super::error::ApiError;
+use super::invitations::{INVITATION_LAPSE, MIN_DEADLINE_WITH_PEOPLE};
 use super::replay::{Replayed, derive, play_forced};
 use super::timers::{format_duration, timer_options};
 use super::view::GameView;
@@ -85,11 +86,15 @@ impl Service {
 
     /// Starts a game. `players` are in seat order; the authenticated user must hold a seat.
     /// Options are the game's (pbmserv style) plus `-deadline=DURATION` and
-    /// `-reminder=DURATION`.
+    /// `-reminder=DURATION`. When it seats other people the game waits for them to join
+    /// (status `invited`, see [`Service::join`]); against the bot alone it starts at once.
     ///
     /// # Errors
     /// 400 for an unknown game type, a bad option, a wrong number of players, an unknown or
-    /// repeated player; 403 for bad credentials or a challenger without a seat.
+    /// repeated player, a deadline under an hour with other people seated; 403 for bad
+    /// credentials or a challenger without a seat; 429 `too_many_invitations` when the
+    /// challenger has as many open invitations as allowed, `too_many_bot_games` when the
+    /// bot would move first and he has as many games waiting for it as allowed.
     pub fn challenge(
         &self,
         game_name: &str,
@@ -140,13 +145,36 @@ impl Service {
                 "{user} must hold a seat in a game he starts"
             )));
         }
+        // The other people seated must join before the game starts.
+        let invited: Vec<String> = seats
+            .iter()
+            .filter(|s| *s != BOT && !s.eq_ignore_ascii_case(&user))
+            .cloned()
+            .collect();
+        if !invited.is_empty()
+            && let Some(d) = deadline
+            && d < MIN_DEADLINE_WITH_PEOPLE
+        {
+            return Err(ApiError::bad_request(format!(
+                "-deadline={} is too short for a game with other people; at least {}",
+                format_duration(d),
+                format_duration(MIN_DEADLINE_WITH_PEOPLE)
+            )));
+        }
         let mut state = game
             .start(&options, seats.len())
             .map_err(ApiError::bad_request)?;
         let now = self.now();
         let mut moves = Vec::new();
         play_forced(state.as_mut(), &mut moves, 0, now)?;
-        let derived = derive(state.as_ref(), None).map_err(ApiError::internal)?;
+        let mut derived = derive(state.as_ref(), None).map_err(ApiError::internal)?;
+        if !derived.over && !invited.is_empty() {
+            derived.invited = true;
+            derived.to_move_seat = None;
+            derived.waiting = (0..seats.len())
+                .filter(|&s| invited.contains(&seats[s]))
+                .collect();
+        }
         let r = Replayed {
             game: Arc::clone(&game),
             options: options.clone(),
@@ -169,6 +197,8 @@ impl Service {
             deadline,
             reminder,
             players: seats.clone(),
+            challenger: user.clone(),
+            invited: invited.clone(),
             moves,
             cache: self.cache_of(&r, &seats, now),
             notes: Vec::new(),
@@ -183,32 +213,55 @@ impl Service {
                 userid: s.clone(),
                 game_id: None,
                 subject: format!(
-                    "{} challenges you to {} ({})",
+                    "{} challenges you to {} ({}) on board {{board}}: join or decline",
                     user,
                     game.name(),
                     game.seat_name(&options, seat)
                 ),
                 body: format!(
-                    "Players: {}\nOptions: {}\n\n{}",
+                    "Players: {}\nOptions: {}\nJoin with `{} join {{board}} {s} PASSWORD` \
+                     or decline with `{} decline {{board}} {s} PASSWORD` within {}.\n\n{}",
                     seats.join(", "),
                     if canonical.is_empty() {
                         "none".to_owned()
                     } else {
                         canonical.join(" ")
                     },
+                    game.name(),
+                    game.name(),
+                    format_duration(INVITATION_LAPSE),
                     r.state.render_text()
                 ),
             })
             .collect();
+        // Invitations are counted and the game written under one lock, so that racing
+        // challenges cannot pass the limit together.
+        let _counted = if invited.is_empty() {
+            None
+        } else {
+            let guard = self
+                .invitations_lock
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let open = self.store.open_invitations(&user)?;
+            if open >= self.config.max_invitations {
+                return Err(ApiError::new(
+                    429,
+                    "too_many_invitations",
+                    format!(
+                        "{user} has {open} invitations waiting for people to join, the most \
+                         allowed; cancel one (decline it) or wait for answers"
+                    ),
+                ));
+            }
+            Some(guard)
+        };
+        // A game that starts with the bot to move takes a place in the bot queue.
+        let _ticket = self.bot_ticket(&user, &r, &seats)?;
         let id = self.store.create_game(&new, now)?;
-        self.changed();
         let row = self.load(id)?;
         let r = self.replay(&row, None)?;
-        if let Some(seat) = r.derived.to_move_seat
-            && row.players[seat] == BOT
-        {
-            self.schedule_bot(id);
-        }
+        self.after_write(id, &r, &row.players, &user);
         Ok(self.view_of(&row, &r))
     }
 }

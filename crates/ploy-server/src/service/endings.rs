@@ -13,11 +13,13 @@ impl Service {
     /// Resigns for the user (his one seat, or the seat to move if he holds several).
     ///
     /// # Errors
-    /// 404, 403, 409 (game over), 422 when the rules do not let the seat leave (a
+    /// 404, 403, 409 (game over, or not started: decline instead), 422 when the rules do
+    /// not let the seat leave (a
     /// free-for-all game with several opponents left).
     pub fn resign(&self, id: i64, credentials: &Credentials) -> Result<GameView, ApiError> {
         self.with_game(id, credentials, |row, user, seats, r| {
             self.check_active(row, &r)?;
+            self.check_started(row, &r)?;
             let seat = match r.derived.to_move_seat {
                 Some(s) if seats.contains(&s) => s,
                 _ => seats.first().copied().ok_or_else(|| {
@@ -54,6 +56,7 @@ impl Service {
     ) -> Result<GameView, WriteError> {
         r.derived = derive(r.state.as_ref(), Some(&ending))
             .map_err(|e| WriteError::Store(StoreError::Corrupt(e)))?;
+        r.derived.invitations(row);
         let status = self.status_line(row, &r);
         let notes = self.notes_for(row, actor, summary, &status, &r);
         let w = Write {
@@ -65,12 +68,16 @@ impl Service {
             offers: OfferChange::Clear,
             cache: self.cache_of(&r, &row.players, turn_since(row)),
             notes,
-            event: ending.kind.as_str(),
+            // A challenger's cancellation is his declining: one event kind for both.
+            event: match ending.kind {
+                EndKind::Cancelled => "declined",
+                kind => kind.as_str(),
+            },
             reminded_ply: None,
             now: ending.at,
         };
         self.store.write(&w)?;
-        self.after_write(row.id, &r, &row.players);
+        self.after_write(row.id, &r, &row.players, actor);
         let mut new_row = row.clone();
         new_row.ending = Some(ending);
         new_row.revision += 1;
@@ -100,6 +107,7 @@ impl Service {
         }
         self.with_game(id, credentials, |row, user, seats, r| {
             self.check_active(row, &r)?;
+            self.check_started(row, &r)?;
             let others_offer = row.offers.iter().any(|s| !seats.contains(s));
             if row.players.iter().any(|p| p == BOT) && action != "reject" {
                 return Err(ApiError::conflict(

@@ -13,8 +13,10 @@ impl Service {
     /// Plays a move for the user. `ply`, if given, must be the number of moves played.
     ///
     /// Checks, in this order: 404 unknown game; 403 bad credentials or no seat; 409 game
-    /// over, stale move number, or not the user's turn; 422 a move that does not parse or
-    /// is not legal.
+    /// over, not started (`not_started`: an invited player has not joined), stale move
+    /// number, or not the user's turn; 422 a move that does not parse or is not legal; 429
+    /// `too_many_bot_games` when the move would leave the bot to move while the user has
+    /// as many games waiting for the bot as allowed.
     ///
     /// # Errors
     /// As above.
@@ -27,6 +29,7 @@ impl Service {
     ) -> Result<GameView, ApiError> {
         self.with_game(id, credentials, |row, user, seats, mut r| {
             self.check_active(row, &r)?;
+            self.check_started(row, &r)?;
             if let Some(n) = ply
                 && n != row.moves.len()
             {
@@ -51,7 +54,10 @@ impl Service {
                     ApiError::new(422, "illegal_move", m)
                 }
             })?;
-            let written = self.commit_move(row, &mut r, seat, canonical, Source::Player, user);
+            let moves = self.advance(row, &mut r, seat, canonical, Source::Player)?;
+            // A place in the bot queue, before anything is written.
+            let _ticket = self.bot_ticket(user, &r, &row.players)?;
+            let written = self.write_moves(row, &mut r, moves, Source::Player, user);
             match written {
                 // A move that named its number is refused when the game moved on.
                 Err(WriteError::Stale { ply: now, ended }) if ply.is_some() => Err(if ended {
@@ -74,23 +80,52 @@ impl Service {
         source: Source,
         actor: &str,
     ) -> Result<GameView, WriteError> {
+        let moves = self
+            .advance(row, r, seat, canonical, source)
+            .map_err(|e| WriteError::Store(StoreError::Corrupt(e.message)))?;
+        self.write_moves(row, r, moves, source, actor)
+    }
+
+    /// The rows of a move just played on `r` by `seat` and of the moves the rules force
+    /// after it (played on `r` too), with `r`'s status after them.
+    pub(super) fn advance(
+        &self,
+        row: &GameRow,
+        r: &mut Replayed,
+        seat: usize,
+        canonical: String,
+        source: Source,
+    ) -> Result<Vec<MoveRow>, ApiError> {
         let now = self.now();
         let start = row.moves.len();
         let mut moves = vec![MoveRow {
             ply: start,
             seat,
-            text: canonical.clone(),
+            text: canonical,
             source,
             at: now,
         }];
-        play_forced(r.state.as_mut(), &mut moves, start + 1, now)
-            .map_err(|e| WriteError::Store(StoreError::Corrupt(e.message)))?;
+        play_forced(r.state.as_mut(), &mut moves, start + 1, now)?;
         r.ply = start + moves.len();
-        r.derived = derive(r.state.as_ref(), None).map_err(|e| {
-            WriteError::Store(StoreError::Corrupt(format!(
-                "the game does not replay: {e}"
-            )))
-        })?;
+        r.derived = derive(r.state.as_ref(), None)
+            .map_err(|e| ApiError::internal(format!("the game does not replay: {e}")))?;
+        r.derived.invitations(row);
+        Ok(moves)
+    }
+
+    /// Writes `moves` ([`Service::advance`]) as one change by `actor`.
+    pub(super) fn write_moves(
+        &self,
+        row: &GameRow,
+        r: &mut Replayed,
+        moves: Vec<MoveRow>,
+        source: Source,
+        actor: &str,
+    ) -> Result<GameView, WriteError> {
+        let start = row.moves.len();
+        // The time the moves were played at (the new turn starts then).
+        let now = moves[0].at;
+        let (seat, canonical) = (moves[0].seat, moves[0].text.clone());
         let seat_name = r.game.seat_name(&r.options, seat);
         let mut summary = format!(
             "{} ({seat_name}) played {canonical}{}",
@@ -125,7 +160,7 @@ impl Service {
             now,
         };
         self.store.write(&w)?;
-        self.after_write(row.id, r, &row.players);
+        self.after_write(row.id, r, &row.players, actor);
         let mut new_row = row.clone();
         new_row.moves.extend(w.moves);
         new_row.revision += 1;

@@ -26,6 +26,31 @@ pub(super) struct Derived {
     pub(super) to_move_seat: Option<usize>,
     pub(super) winners: Vec<usize>,
     pub(super) reason: Option<String>,
+    /// The game waits for invited players (nobody is to move meanwhile).
+    pub(super) invited: bool,
+    /// The seats of the invited players who have not joined.
+    pub(super) waiting: Vec<usize>,
+    /// The seat of the ending (who resigned, declined, ...).
+    pub(super) ended_by: Option<usize>,
+}
+
+impl Derived {
+    /// Applies the invitations of `row`: while someone has not joined, a game not over
+    /// waits for him and nobody is to move.
+    pub(super) fn invitations(&mut self, row: &GameRow) {
+        let waiting = row.waiting_for();
+        self.waiting = row
+            .players
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| waiting.contains(p))
+            .map(|(s, _)| s)
+            .collect();
+        self.invited = !self.over && !self.waiting.is_empty();
+        if self.invited {
+            self.to_move_seat = None;
+        }
+    }
 }
 
 impl Service {
@@ -88,9 +113,10 @@ impl Service {
         } else {
             None
         };
-        let derived = derive(state.as_ref(), ending).map_err(|e| {
+        let mut derived = derive(state.as_ref(), ending).map_err(|e| {
             ApiError::internal(format!("board {}: the ending does not replay: {e}", row.id))
         })?;
+        derived.invitations(row);
         Ok(Replayed {
             game,
             options,
@@ -104,6 +130,18 @@ impl Service {
         let Some(reason) = &r.derived.reason else {
             return String::new();
         };
+        let name = |s: usize| players.get(s).map_or("?", String::as_str);
+        match reason.as_str() {
+            "declined" | "cancelled" => {
+                let by = r.derived.ended_by.map_or("?", name);
+                return format!("{reason} by {by}");
+            }
+            "lapsed" => {
+                let names: Vec<&str> = r.derived.waiting.iter().map(|&s| name(s)).collect();
+                return format!("lapsed (not joined by {})", names.join(", "));
+            }
+            _ => {}
+        }
         if r.derived.winners.is_empty() {
             return format!("draw ({reason})");
         }
@@ -127,6 +165,7 @@ impl Service {
         Cache {
             ply: r.ply,
             over: r.derived.over,
+            invited: r.derived.invited,
             to_move_seat: r.derived.to_move_seat,
             winners: r.derived.winners.clone(),
             result: self.result_text(r, players),
@@ -163,6 +202,15 @@ impl Service {
     pub(super) fn status_line(&self, row: &GameRow, r: &Replayed) -> String {
         match r.derived.to_move_seat {
             _ if r.derived.over => format!("Game over: {}", self.result_text(r, &row.players)),
+            _ if r.derived.invited => {
+                let names: Vec<&str> = r
+                    .derived
+                    .waiting
+                    .iter()
+                    .map(|&s| row.players[s].as_str())
+                    .collect();
+                format!("Waiting for {} to join", names.join(", "))
+            }
             Some(s) => format!(
                 "{} ({}) to move",
                 row.players[s],
@@ -208,9 +256,14 @@ impl Service {
     }
 }
 
-/// When the player to move began to think: the last move, or the creation.
+/// When the player to move began to think: the last move, or the start (the creation, or
+/// when the last invited player joined), whichever is later.
 pub(super) fn turn_since(row: &GameRow) -> i64 {
-    row.moves.last().map_or(row.created_at, |m| m.at)
+    let start = row
+        .started_at()
+        .unwrap_or(row.created_at)
+        .max(row.created_at);
+    row.moves.last().map_or(start, |m| m.at.max(start))
 }
 
 /// Plays every move the rules force, appending them to `moves` from `first_ply`.
@@ -248,7 +301,7 @@ pub(super) fn play_forced(
 pub(super) fn derive(state: &dyn Match, ending: Option<&Ending>) -> Result<Derived, String> {
     if let Some(e) = ending {
         let winners = match (e.kind, e.seat) {
-            (EndKind::Agreement, _) => Vec::new(),
+            (k, _) if k == EndKind::Agreement || k.is_invitation() => Vec::new(),
             (_, Some(seat)) => state.winners_without(seat)?,
             (_, None) => return Err("an ending without its seat".to_owned()),
         };
@@ -257,6 +310,9 @@ pub(super) fn derive(state: &dyn Match, ending: Option<&Ending>) -> Result<Deriv
             to_move_seat: None,
             winners,
             reason: Some(e.kind.as_str().to_owned()),
+            invited: false,
+            waiting: Vec::new(),
+            ended_by: e.seat,
         });
     }
     Ok(match state.outcome() {
@@ -265,12 +321,18 @@ pub(super) fn derive(state: &dyn Match, ending: Option<&Ending>) -> Result<Deriv
             to_move_seat: None,
             winners: o.winners,
             reason: Some(o.reason),
+            invited: false,
+            waiting: Vec::new(),
+            ended_by: None,
         },
         None => Derived {
             over: false,
             to_move_seat: state.to_move(),
             winners: Vec::new(),
             reason: None,
+            invited: false,
+            waiting: Vec::new(),
+            ended_by: None,
         },
     })
 }

@@ -1,21 +1,23 @@
-//! Timers: the `-deadline` and `-reminder` options, reminders and forfeits on time.
+//! Timers: the `-deadline` and `-reminder` options, reminders and forfeits on time (and
+//! the lapse of invitations, in `invitations.rs`).
 
 use super::Service;
 use super::error::ApiError;
+use super::invitations::INVITATION_LAPSE;
 use super::replay::turn_since;
 use crate::auth::BOT;
 use crate::game::excerpt;
 use crate::store::{EndKind, Ending, GameRow, Note, OfferChange, Source, Write, WriteError};
 
 impl Service {
-    /// Applies every timer due now: reminders, and forfeits on time. Returns the boards
-    /// changed.
+    /// Applies every timer due now: reminders, forfeits on time, and invitations that
+    /// lapse. Returns the boards changed.
     ///
     /// # Errors
     /// Storage failure.
     pub fn sweep_timers(&self) -> Result<Vec<i64>, ApiError> {
         let mut changed = Vec::new();
-        for id in self.store.games_due(self.now())? {
+        for id in self.store.games_due(self.now(), INVITATION_LAPSE)? {
             let row = self.load(id)?;
             match self.expire_if_due(&row) {
                 Ok(true) => changed.push(id),
@@ -31,6 +33,9 @@ impl Service {
     /// Returns whether the game's state changed in a way the caller must see (a forfeit or
     /// a move); a reminder alone returns `false`.
     pub(super) fn expire_if_due(&self, row: &GameRow) -> Result<bool, ApiError> {
+        if row.ending.is_none() && !row.waiting_for().is_empty() {
+            return self.lapse_if_due(row);
+        }
         if row.deadline.is_none() && row.reminder.is_none() {
             return Ok(false);
         }

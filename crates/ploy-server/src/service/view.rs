@@ -31,6 +31,12 @@ pub struct GameView {
     pub moves_played: usize,
     /// Whether the game is over (at the move number shown).
     pub over: bool,
+    /// Whether it waits for invited players to join.
+    pub invited: bool,
+    /// The invited players who have not joined, in seat order.
+    pub waiting_for: Vec<String>,
+    /// Who started it (`None` for games stored before invitations).
+    pub challenger: Option<String>,
     /// The userid to move.
     pub to_move: Option<String>,
     /// The seat to move.
@@ -69,7 +75,9 @@ impl GameView {
             "move_seats": self.move_seats,
             "ply": self.ply,
             "moves_played": self.moves_played,
-            "status": if self.over { "over" } else { "active" },
+            "status": crate::store::status_word(self.over, self.invited),
+            "waiting_for": self.waiting_for,
+            "challenger": self.challenger,
             "to_move": self.to_move,
             "to_move_seat": self.to_move_seat,
             "legal": self.legal,
@@ -108,7 +116,7 @@ impl Service {
     pub(super) fn view_of(&self, row: &GameRow, r: &Replayed) -> GameView {
         let full = r.ply == row.moves.len();
         let seat_user = |s: usize| row.players.get(s).cloned();
-        let deadline_at = match (row.deadline, full && !r.derived.over) {
+        let deadline_at = match (row.deadline, full && !r.derived.over && !r.derived.invited) {
             (Some(d), true) => Some(turn_since(row) + d),
             _ => None,
         };
@@ -125,9 +133,20 @@ impl Service {
             ply: r.ply,
             moves_played: row.moves.len(),
             over: r.derived.over,
+            invited: r.derived.invited,
+            waiting_for: if r.derived.invited {
+                r.derived
+                    .waiting
+                    .iter()
+                    .filter_map(|&s| seat_user(s))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            challenger: row.challenger.clone(),
             to_move: r.derived.to_move_seat.and_then(seat_user),
             to_move_seat: r.derived.to_move_seat,
-            legal: if r.derived.over {
+            legal: if r.derived.over || r.derived.invited {
                 Vec::new()
             } else {
                 r.state.legal_moves()
@@ -193,8 +212,9 @@ impl Service {
         Ok((self.view_of(&row, &r), lines))
     }
 
-    /// Games of `userid` (every game with `None`): `active`, `next` (active and the user is
-    /// to move) or `all`, newest first.
+    /// Games of `userid` (every game with `None`): `active` (not over, invitations
+    /// included), `next` (active and the user is to move, or an invitation waiting for him
+    /// to join) or `all`, newest first.
     ///
     /// # Errors
     /// 400 for another filter.
@@ -224,5 +244,18 @@ impl Service {
     /// Storage failure.
     pub fn inbox(&self, userid: &str, after: i64) -> Result<Vec<NoteRow>, ApiError> {
         Ok(self.store.inbox(userid, after)?)
+    }
+
+    /// The invitations waiting for `userid` to join or decline, newest first.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn invitations_for(&self, userid: &str) -> Result<Vec<Summary>, ApiError> {
+        Ok(self
+            .store
+            .list_games(Some(userid), true, true, self.config.list_limit)?
+            .into_iter()
+            .filter(|g| g.invited)
+            .collect())
     }
 }

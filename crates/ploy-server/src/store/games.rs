@@ -3,9 +3,10 @@
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
 use super::inbox::insert_notes;
+use super::invitations::read_invitations;
 use super::rows::{
     Cache, EndKind, Ending, GameRow, MoveRow, NewGame, OfferChange, Source, Summary, Write,
-    WriteError,
+    WriteError, status_word,
 };
 use super::{Store, StoreError, insert_rows, json_list, to_i64, to_json, to_usize};
 
@@ -49,8 +50,8 @@ impl Store {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             tx.execute(
                 "INSERT INTO games(game, options, rules_version, deadline, reminder, created_at,
-                    ply, status, to_move_seat, winners, result, turn_since)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                    ply, status, to_move_seat, winners, result, turn_since, challenger)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                 params![
                     new.game,
                     to_json(&new.options),
@@ -59,14 +60,20 @@ impl Store {
                     new.reminder,
                     now,
                     to_i64(new.cache.ply),
-                    if new.cache.over { "over" } else { "active" },
+                    status_word(new.cache.over, new.cache.invited),
                     new.cache.to_move_seat.map(to_i64),
                     to_json(&new.cache.winners),
                     new.cache.result,
                     new.cache.turn_since,
+                    new.challenger,
                 ],
             )?;
             let id = tx.last_insert_rowid();
+            insert_rows(
+                &tx,
+                "INSERT INTO invitations(game_id, userid, joined_at) VALUES (?1, ?2, NULL)",
+                new.invited.iter().map(|u| (id, u.as_str())),
+            )?;
             for (seat, user) in new.players.iter().enumerate() {
                 tx.execute(
                     "INSERT INTO seats(game_id, seat, userid) VALUES (?1, ?2, ?3)",
@@ -182,7 +189,7 @@ impl Store {
                 params![
                     w.game_id,
                     to_i64(cache.ply),
-                    if cache.over { "over" } else { "active" },
+                    status_word(cache.over, cache.invited),
                     cache.to_move_seat.map(to_i64),
                     to_json(&cache.winners),
                     cache.result,
@@ -201,7 +208,8 @@ impl Store {
     }
 
     /// Games where `userid` holds a seat (`None`: every game), newest first, at most
-    /// `limit`. With `next`, only active games where `userid` is to move.
+    /// `limit`. With `active_only`, games not over (invitations included); with `next`,
+    /// only active games where `userid` is to move and invitations waiting for him.
     ///
     /// # Errors
     /// Storage failure.
@@ -216,12 +224,19 @@ impl Store {
             let mut stmt = c.prepare_cached(
                 "SELECT g.id, g.game, g.options, g.ply, g.status, g.to_move_seat, g.result,
                     (SELECT json_group_array(userid) FROM
-                        (SELECT userid FROM seats WHERE game_id = g.id ORDER BY seat))
+                        (SELECT userid FROM seats WHERE game_id = g.id ORDER BY seat)),
+                    (SELECT json_group_array(userid) FROM
+                        (SELECT s.userid FROM seats s JOIN invitations i
+                            ON i.game_id = s.game_id AND i.userid = s.userid
+                         WHERE s.game_id = g.id AND i.joined_at IS NULL ORDER BY s.seat))
                  FROM games g
                  WHERE (?1 IS NULL OR g.id IN (SELECT game_id FROM seats WHERE userid = ?1))
-                   AND (?2 = 0 OR g.status = 'active')
-                   AND (?3 = 0 OR (SELECT userid FROM seats
-                        WHERE game_id = g.id AND seat = g.to_move_seat) = ?1)
+                   AND (?2 = 0 OR g.status <> 'over')
+                   AND (?3 = 0
+                        OR (g.status = 'active' AND (SELECT userid FROM seats
+                            WHERE game_id = g.id AND seat = g.to_move_seat) = ?1)
+                        OR (g.status = 'invited' AND EXISTS (SELECT 1 FROM invitations
+                            WHERE game_id = g.id AND userid = ?1 AND joined_at IS NULL)))
                  ORDER BY g.id DESC LIMIT ?4",
             )?;
             let rows = stmt.query_map(
@@ -236,12 +251,13 @@ impl Store {
                         Option<i64>,
                         String,
                         String,
+                        String,
                     )>::try_from(r)
                 },
             )?;
             let mut out = Vec::new();
             for row in rows {
-                let (id, game, options, ply, status, seat, result, players) = row?;
+                let (id, game, options, ply, status, seat, result, players, waiting) = row?;
                 out.push(Summary {
                     id,
                     game,
@@ -249,6 +265,13 @@ impl Store {
                     players: json_list(&players)?,
                     ply: to_usize(ply)?,
                     over: status == "over",
+                    invited: status == "invited",
+                    // Who never joined a game that ended is told by its result.
+                    waiting_for: if status == "invited" {
+                        json_list(&waiting)?
+                    } else {
+                        Vec::new()
+                    },
                     to_move_seat: seat.map(to_usize).transpose()?,
                     result,
                 });
@@ -285,21 +308,22 @@ impl Store {
         })
     }
 
-    /// Active games with a timer that is due at `now` (a reminder not yet sent, or the
-    /// deadline passed).
+    /// Games with a timer that is due at `now`: active games with a reminder not yet sent
+    /// or the deadline passed, and invitations created `lapse` seconds ago or more.
     ///
     /// # Errors
     /// Storage failure.
-    pub fn games_due(&self, now: i64) -> Result<Vec<i64>, StoreError> {
+    pub fn games_due(&self, now: i64, lapse: i64) -> Result<Vec<i64>, StoreError> {
         self.with(|c| {
             let mut stmt = c.prepare(
-                "SELECT id FROM games WHERE status = 'active' AND (
+                "SELECT id FROM games WHERE (status = 'active' AND (
                     (deadline IS NOT NULL AND turn_since + deadline <= ?1) OR
                     (reminder IS NOT NULL AND turn_since + reminder <= ?1
-                        AND (reminded_ply IS NULL OR reminded_ply < ply)))
+                        AND (reminded_ply IS NULL OR reminded_ply < ply))))
+                    OR (status = 'invited' AND created_at + ?2 <= ?1)
                  ORDER BY id",
             )?;
-            let ids = stmt.query_map(params![now], |r| r.get(0))?;
+            let ids = stmt.query_map(params![now, lapse], |r| r.get(0))?;
             Ok(ids.collect::<Result<Vec<i64>, _>>()?)
         })
     }
@@ -330,6 +354,7 @@ impl Store {
                 Ok(Cache {
                     ply: to_usize(ply)?,
                     over: status == "over",
+                    invited: status == "invited",
                     to_move_seat: seat.map(to_usize).transpose()?,
                     winners: json_list(&winners)?,
                     result,
@@ -363,7 +388,7 @@ pub(super) fn read_game(
     let head = tx
         .query_row(
             "SELECT game, options, rules_version, deadline, reminder, created_at, revision,
-                reminded_ply, status
+                reminded_ply, status, challenger
              FROM games WHERE id = ?1",
             params![id],
             |r| {
@@ -377,6 +402,7 @@ pub(super) fn read_game(
                     i64,
                     Option<i64>,
                     String,
+                    Option<String>,
                 )>::try_from(r)
             },
         )
@@ -391,6 +417,7 @@ pub(super) fn read_game(
         revision,
         reminded,
         status,
+        challenger,
     )) = head
     else {
         return Ok(None);
@@ -464,5 +491,7 @@ pub(super) fn read_game(
         offers,
         reminded_ply: reminded.map(to_usize).transpose()?,
         status,
+        challenger,
+        invitations: read_invitations(tx, id)?,
     }))
 }

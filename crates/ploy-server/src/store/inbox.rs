@@ -80,12 +80,13 @@ pub(super) fn insert_notes(
         "INSERT INTO outbox(userid, game_id, at, subject, body) VALUES (?1, ?2, ?3, ?4, ?5)",
         notes.iter().map(|n| {
             let game_id = n.game_id.or(Some(id));
+            let board = id.to_string();
             (
                 n.userid.as_str(),
                 game_id,
                 now,
-                n.subject.as_str(),
-                n.body.as_str(),
+                n.subject.replace("{board}", &board),
+                n.body.replace("{board}", &board),
             )
         }),
     )

@@ -57,17 +57,37 @@ pub enum EndKind {
     Time,
     /// The players agreed to a draw.
     Agreement,
+    /// An invited player declined before the game started.
+    Declined,
+    /// The challenger withdrew the invitation before the game started.
+    Cancelled,
+    /// The invitation was not taken up in time.
+    Lapsed,
 }
 
 impl EndKind {
-    /// The reason word (`resignation`, `time`, `agreement`).
+    /// The reason word (`resignation`, `time`, `agreement`, `declined`, `cancelled`,
+    /// `lapsed`).
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             EndKind::Resignation => "resignation",
             EndKind::Time => "time",
             EndKind::Agreement => "agreement",
+            EndKind::Declined => "declined",
+            EndKind::Cancelled => "cancelled",
+            EndKind::Lapsed => "lapsed",
         }
+    }
+
+    /// Whether it ends a game that never started (an invitation declined, cancelled or
+    /// lapsed): nobody wins.
+    #[must_use]
+    pub fn is_invitation(self) -> bool {
+        matches!(
+            self,
+            EndKind::Declined | EndKind::Cancelled | EndKind::Lapsed
+        )
     }
 
     pub(super) fn parse(text: &str) -> Result<EndKind, StoreError> {
@@ -75,6 +95,9 @@ impl EndKind {
             "resignation" => Ok(EndKind::Resignation),
             "time" => Ok(EndKind::Time),
             "agreement" => Ok(EndKind::Agreement),
+            "declined" => Ok(EndKind::Declined),
+            "cancelled" => Ok(EndKind::Cancelled),
+            "lapsed" => Ok(EndKind::Lapsed),
             other => Err(StoreError::Corrupt(format!("ending `{other}`"))),
         }
     }
@@ -87,7 +110,8 @@ pub struct Ending {
     pub ply: usize,
     /// What happened.
     pub kind: EndKind,
-    /// The seat that resigned or ran out of time (`None` for an agreement).
+    /// The seat that resigned, ran out of time, declined or cancelled (`None` for an
+    /// agreement or a lapse).
     pub seat: Option<usize>,
     /// When.
     pub at: i64,
@@ -122,8 +146,48 @@ pub struct GameRow {
     pub offers: Vec<usize>,
     /// The move number at which the player to move was last reminded.
     pub reminded_ply: Option<usize>,
-    /// Cached status, `active` or `over`.
+    /// Cached status, `invited`, `active` or `over`.
     pub status: String,
+    /// Who started the game (`None` for games stored before invitations existed).
+    pub challenger: Option<String>,
+    /// The other people the challenger seated, each with the time he joined.
+    pub invitations: Vec<Invitation>,
+}
+
+impl GameRow {
+    /// The invited userids who have not joined yet, in seat order.
+    #[must_use]
+    pub fn waiting_for(&self) -> Vec<String> {
+        self.players
+            .iter()
+            .filter(|p| {
+                self.invitations
+                    .iter()
+                    .any(|i| i.joined_at.is_none() && i.userid.eq_ignore_ascii_case(p))
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// When the last invited player joined (`None` while some have not, and for games
+    /// without invitations).
+    #[must_use]
+    pub fn started_at(&self) -> Option<i64> {
+        self.invitations
+            .iter()
+            .map(|i| i.joined_at)
+            .collect::<Option<Vec<i64>>>()
+            .and_then(|times| times.into_iter().max())
+    }
+}
+
+/// A person the challenger seated, and whether he joined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invitation {
+    /// The userid.
+    pub userid: String,
+    /// When he joined; `None` while he has not.
+    pub joined_at: Option<i64>,
 }
 
 /// The cached state written with each change.
@@ -133,6 +197,8 @@ pub struct Cache {
     pub ply: usize,
     /// Whether the game is over.
     pub over: bool,
+    /// Whether it waits for invited players to join (no seat is to move then).
+    pub invited: bool,
     /// The seat to move.
     pub to_move_seat: Option<usize>,
     /// The winners' seats.
@@ -248,11 +314,15 @@ pub struct NewGame {
     pub reminder: Option<i64>,
     /// Userids in seat order.
     pub players: Vec<String>,
+    /// Who started it.
+    pub challenger: String,
+    /// The people seated who must join before it starts.
+    pub invited: Vec<String>,
     /// Moves the server plays at once (forced), numbered from 0.
     pub moves: Vec<MoveRow>,
     /// The cache after them.
     pub cache: Cache,
-    /// Notifications.
+    /// Notifications; `{board}` in a subject or body stands for the new board's number.
     pub notes: Vec<Note>,
 }
 
@@ -271,10 +341,34 @@ pub struct Summary {
     pub ply: usize,
     /// Whether it is over.
     pub over: bool,
+    /// Whether it waits for invited players.
+    pub invited: bool,
+    /// The invited players who have not joined, in seat order.
+    pub waiting_for: Vec<String>,
     /// The seat to move.
     pub to_move_seat: Option<usize>,
     /// The result text (empty while it goes on).
     pub result: String,
+}
+
+impl Summary {
+    /// `invited`, `active` or `over`.
+    #[must_use]
+    pub fn status(&self) -> &'static str {
+        status_word(self.over, self.invited)
+    }
+}
+
+/// The status word of a game: `over`, `invited` or `active`.
+#[must_use]
+pub fn status_word(over: bool, invited: bool) -> &'static str {
+    if over {
+        "over"
+    } else if invited {
+        "invited"
+    } else {
+        "active"
+    }
 }
 
 /// A change of a game, for listeners.

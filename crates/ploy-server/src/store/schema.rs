@@ -95,6 +95,22 @@ pub const MIGRATIONS: &[&str] = &[
         at INTEGER NOT NULL
     );
     ",
+    // 2: invitations. Who started each game (unknown, NULL, for older games) and the people
+    //    he seated, with the time each joined; a game with someone not joined yet has the
+    //    status `invited`. Older games have no invitations: they started when created.
+    "
+    ALTER TABLE games ADD COLUMN challenger TEXT COLLATE NOCASE;
+    CREATE TABLE invitations (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        userid TEXT NOT NULL COLLATE NOCASE,
+        joined_at INTEGER,
+        PRIMARY KEY (game_id, userid)
+    ) WITHOUT ROWID;
+    CREATE INDEX invitations_waiting ON invitations(userid, game_id) WHERE joined_at IS NULL;
+    CREATE INDEX games_by_challenger ON games(challenger, status);
+    CREATE TRIGGER invitations_no_delete BEFORE DELETE ON invitations
+        BEGIN SELECT RAISE(ABORT, 'invitations are kept'); END;
+    ",
 ];
 
 pub(super) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {

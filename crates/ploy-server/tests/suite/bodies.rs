@@ -54,6 +54,7 @@ fn bodies_are_read_field_by_field_with_todays_words() {
     .json()["id"]
         .as_i64()
         .unwrap();
+    crate::common::join(addr, id, "bob", "pb");
     let moves = format!("/api/games/{id}/moves");
     let json = Some("application/json");
     let bad = |m: &str| (400, m.to_owned());

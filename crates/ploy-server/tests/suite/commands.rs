@@ -90,8 +90,9 @@ fn whole_games_through_the_command_language() {
             .any(|l| l.contains("-variant=two-player|ffa|partnership"))
     );
 
-    // Two people.
+    // Two people: bob is invited, and the game starts when he joins.
     assert_eq!(cmd.first("ploy challenge alice pa bob"), "ok board 101");
+    assert_eq!(cmd.first("ploy join 101 bob pb"), "ok board 101: started");
     let g = play_out(
         &mut cmd,
         101,
@@ -117,6 +118,7 @@ fn whole_games_through_the_command_language() {
         cmd.first("ploy challenge -variant=partnership alice pa bot bob bot"),
         "ok board 103"
     );
+    assert_eq!(cmd.first("ploy join 103 bob pb"), "ok board 103: started");
     play_out(
         &mut cmd,
         103,
@@ -187,6 +189,7 @@ fn refused_commands_say_why_and_change_nothing() {
     cmd.send("signup bob pb");
     cmd.send("signup carol pc");
     assert_eq!(cmd.first("ploy challenge alice pa bob"), "ok board 101");
+    assert!(cmd.first("ploy join 101 bob pb").starts_with("ok"));
     assert!(
         cmd.first("ploy move 101 alice pa e3-e4#0")
             .starts_with("ok")
@@ -296,6 +299,8 @@ fn deadlines_remind_and_forfeit() {
             cmd.first("ploy challenge -deadline=7d alice pa bob"),
             "ok board 102"
         );
+        assert!(cmd.first("ploy join 101 bob pb").starts_with("ok"));
+        assert!(cmd.first("ploy join 102 bob pb").starts_with("ok"));
         assert!(cmd.first("ploy move 101 alice pa e3-e4").starts_with("ok"));
         assert!(cmd.first("ploy move 102 alice pa e3-e4").starts_with("ok"));
         assert_eq!(

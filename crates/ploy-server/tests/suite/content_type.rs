@@ -4,7 +4,7 @@
 
 use std::net::SocketAddr;
 
-use crate::common::{Response, Server, get, login, post, raw, signup, temp_dir};
+use crate::common::{Response, Server, get, join, login, post, raw, signup, temp_dir};
 use serde_json::json;
 
 /// A POST of `body` with `content_type` (none if `None`) and the cookie.
@@ -49,6 +49,7 @@ fn json_routes_refuse_bodies_not_marked_json_and_change_nothing() {
                 "userid": "alice", "password": "alice-pass-1"}),
     );
     let id = g.json()["id"].as_i64().unwrap();
+    join(addr, id, "bob", "bob-pass-22");
 
     let not_json = [
         None,

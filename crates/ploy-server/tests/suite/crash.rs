@@ -54,8 +54,16 @@ fn new_board(addr: &RwLock<SocketAddr>, users: &[String; 2]) -> Board {
                      "userid": users[0], "password": "pw"})),
     );
     assert_eq!(r.status, 201, "{}", r.text());
+    let id = r.json()["id"].as_i64().unwrap();
+    let j = until_up(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(&json!({"userid": users[1], "password": "pw"})),
+    );
+    assert_eq!(j.status, 200, "{}", j.text());
     Board {
-        id: r.json()["id"].as_i64().unwrap(),
+        id,
         game: Game::new(Rules::standard()),
         acked: Vec::new(),
     }

@@ -8,7 +8,7 @@
 
 use std::net::SocketAddr;
 
-use crate::common::{Response, Server, get, login, post, raw, signup, temp_dir};
+use crate::common::{Response, Server, get, join, login, post, raw, signup, temp_dir};
 use serde_json::{Value, json};
 
 /// A request with a JSON body (when `body` is not empty), the cookie and `extra` headers.
@@ -68,6 +68,7 @@ fn game(addr: SocketAddr) -> (i64, String) {
     );
     assert_eq!(g.status, 201, "{}", g.text());
     let id = g.json()["id"].as_i64().unwrap();
+    join(addr, id, "bob", "bob-pass-22");
     (id, login(addr, "alice", "alice-pass-1"))
 }
 

@@ -43,6 +43,7 @@ fn play(addr: SocketAddr, id: i64, user: &str, password: &str, mv: &str, ply: us
     )
 }
 
+/// Alice's challenge, joined by the other people it seats; the state once they have.
 fn create(addr: SocketAddr, game: &str, options: Value, players: Value) -> Value {
     let r = post(
         addr,
@@ -51,7 +52,15 @@ fn create(addr: SocketAddr, game: &str, options: Value, players: Value) -> Value
                 "userid": "alice", "password": "s3cret"}),
     );
     assert_eq!(r.status, 201, "{}", r.text());
-    r.json()
+    let mut s = r.json();
+    let id = s["id"].as_i64().unwrap();
+    for p in players.as_array().unwrap() {
+        let p = p.as_str().unwrap();
+        if p != "alice" && p != "bot" {
+            s = crate::common::join(addr, id, p, password(p));
+        }
+    }
+    s
 }
 
 fn password(user: &str) -> &'static str {
@@ -464,6 +473,12 @@ fn pente_and_pyloff_through_the_command_language() {
     let reply = cmd.send("pente challenge -board_size=9 alice s3cret bob");
     assert_eq!(reply[0], "ok board 101");
     assert!(
+        reply.iter().any(|l| l == "Waiting for bob to join"),
+        "{reply:?}"
+    );
+    let reply = cmd.send("pente join 101 bob hunter2");
+    assert_eq!(reply[0], "ok board 101: started");
+    assert!(
         reply.iter().any(|l| l == "alice (White) to move"),
         "{reply:?}"
     );
@@ -515,6 +530,10 @@ fn pente_and_pyloff_through_the_command_language() {
     assert_eq!(
         cmd.first("pyloff challenge -size=3 alice s3cret bob"),
         "ok board 102"
+    );
+    assert_eq!(
+        cmd.first("pyloff join 102 bob hunter2"),
+        "ok board 102: started"
     );
     let moves: Vec<&str> = PASSES.split_whitespace().collect();
     let mut n = 0;
@@ -600,8 +619,17 @@ fn load_client(
             )
             .unwrap();
             assert_eq!(r.status, 201, "{}", r.text());
-            let s = r.json();
-            (s["id"].as_i64().unwrap(), s, Vec::new())
+            let id = r.json()["id"].as_i64().unwrap();
+            let j = crate::common::request(
+                addr,
+                "POST",
+                &format!("/api/games/{id}/join"),
+                Some(&json!({})),
+                Some(&cookies[1]),
+            )
+            .unwrap();
+            assert_eq!(j.status, 200, "{}", j.text());
+            (id, j.json(), Vec::new())
         })
         .collect();
     let mut latencies = Vec::new();

@@ -5,7 +5,7 @@ use std::net::TcpStream;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use crate::common::{Rng, Server, get, login, pick, post, request, signup, temp_dir, text};
+use crate::common::{Rng, Server, get, join, login, pick, post, request, signup, temp_dir, text};
 use ploy_core::{Game, Rules, Variant};
 use serde_json::{Value, json};
 
@@ -69,7 +69,13 @@ fn a_whole_game_between_two_people_survives_a_restart() {
     ] {
         assert!(state.get(key).is_some(), "missing {key}");
     }
+    // Bob is invited: nobody moves until he joins.
+    assert_eq!(state["status"], "invited");
+    assert_eq!(state["waiting_for"], json!(["bob"]));
+    assert_eq!(state["to_move"], Value::Null);
+    let state = join(addr, id, "bob", "hunter2");
     assert_eq!(state["status"], "active");
+    assert_eq!(state["waiting_for"], json!([]));
     assert_eq!(state["to_move"], "alice");
     assert_eq!(state["to_move_seat"], 0);
 
@@ -220,6 +226,7 @@ fn refusals_come_in_order_and_change_nothing() {
                 "userid": "alice", "password": "s3cret-alice"}),
     );
     let id = created.json()["id"].as_i64().unwrap();
+    join(addr, id, "bob", "s3cret-bob");
     let path = format!("/api/games/{id}/moves");
     let ok = post(
         addr,
@@ -380,7 +387,17 @@ fn resignation_draw_offers_and_sessions() {
         )
         .unwrap();
         assert_eq!(r.status, 201, "{}", r.text());
-        r.json()["id"].as_i64().unwrap()
+        let id = r.json()["id"].as_i64().unwrap();
+        let r = request(
+            addr,
+            "POST",
+            &format!("/api/games/{id}/join"),
+            Some(&json!({})),
+            Some(&cb),
+        )
+        .unwrap();
+        assert_eq!(r.status, 200, "{}", r.text());
+        id
     };
     let id = new_game(addr);
     let r = request(
@@ -467,6 +484,7 @@ fn sixteen_clients_racing_for_one_move_number_give_one_success() {
     .json()["id"]
         .as_i64()
         .unwrap();
+    join(addr, id, "bob", "pb");
     let legal: Vec<String> = get(addr, &format!("/api/games/{id}")).json()["legal"]
         .as_array()
         .unwrap()
@@ -527,6 +545,7 @@ fn malformed_and_oversized_requests_get_4xx() {
     .json()["id"]
         .as_i64()
         .unwrap();
+    join(addr, id, "bob", "pb");
     let big = "x".repeat(200_000);
     let json_req = |path: &str, body: &str| {
         format!(
@@ -606,6 +625,7 @@ fn the_event_stream_announces_moves() {
     .json()["id"]
         .as_i64()
         .unwrap();
+    join(addr, id, "bob", "pb");
     let mut stream = TcpStream::connect(addr).unwrap();
     stream
         .write_all(format!("GET /api/games/{id}/events HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
@@ -649,7 +669,7 @@ fn the_command_route_speaks_the_command_language() {
     let dir = temp_dir("http-command");
     let server = Server::start(&dir.join("db"), &[]);
     let addr = server.addr;
-    let body = "signup dave pd\nsignup erin pe\nploy challenge dave pd erin\nploy move 101 erin pe e7-e6\n";
+    let body = "signup dave pd\nsignup erin pe\nploy challenge dave pd erin\nploy join 101 erin pe\nploy move 101 erin pe e7-e6\n";
     let req = format!(
         "POST /api/command HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
@@ -664,11 +684,12 @@ fn the_command_route_speaks_the_command_language() {
             .map(|s| s.lines().collect())
             .collect()
     };
-    assert_eq!(replies.len(), 4, "{replies:?}");
+    assert_eq!(replies.len(), 5, "{replies:?}");
     assert_eq!(replies[0][0], "ok signed up dave");
     assert_eq!(replies[2][0], "ok board 101");
+    assert_eq!(replies[3][0], "ok board 101: started");
     assert_eq!(
-        replies[3][0],
+        replies[4][0],
         "error 409: it is dave (Green)'s turn on board 101, not erin's"
     );
     // With the session cookie, `*` stands for the password.
@@ -777,6 +798,7 @@ fn the_routes_of_the_page() {
     );
     let id = created.json()["id"].as_i64().unwrap();
     assert_eq!(created.json()["move_seats"], json!([]));
+    join(addr, id, "bob", "hunter2");
     let r = post(
         addr,
         &format!("/api/games/{id}/moves"),

@@ -66,11 +66,17 @@ fn client(addr: SocketAddr, n: usize, games: usize, moves: usize, auth: Auth) ->
             )
             .unwrap();
             assert_eq!(r.status, 201, "{}", r.text());
-            (
-                r.json()["id"].as_i64().unwrap(),
-                Game::new(Rules::standard()),
-                Vec::new(),
+            let id = r.json()["id"].as_i64().unwrap();
+            let j = request(
+                addr,
+                "POST",
+                &format!("/api/games/{id}/join"),
+                Some(&json!({})),
+                Some(&cookies[1]),
             )
+            .unwrap();
+            assert_eq!(j.status, 200, "{}", j.text());
+            (id, Game::new(Rules::standard()), Vec::new())
         })
         .collect();
     let mut latencies = Vec::new();

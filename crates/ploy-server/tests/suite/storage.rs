@@ -41,6 +41,7 @@ fn make_db(db: &Path) {
             "signup bob pw",
             "signup carol pw",
             "ploy challenge alice pw bob",
+            "ploy join 101 bob pw",
             "ploy move 101 alice pw e3-e4",
             "ploy challenge bob pw carol",
             "pente challenge carol pw alice",

@@ -5,7 +5,10 @@
 
 use std::net::SocketAddr;
 
-use crate::common::{Cmd, Response, Server, get, ployd, post, raw, signup, temp_dir};
+use crate::common::{Cmd, Response, Server, get, join, ployd, post, raw, signup, temp_dir};
+
+/// Games made and joined before the cap.
+const STOCK: i64 = 40;
 use serde_json::{Value, json};
 
 /// The file's pages now.
@@ -44,6 +47,23 @@ fn a_full_disk_answers_507_and_leaves_nothing_half_written() {
         let server = Server::start(&db, &[]);
         signup(server.addr, "alice", "alice-pass-1");
         signup(server.addr, "bob", "bob-pass-22");
+        // Games already joined, to fill with moves (a join under the cap could be the
+        // write that does not fit).
+        for _ in 0..STOCK {
+            let r = post(
+                server.addr,
+                "/api/games",
+                &json!({"game": "ploy", "players": ["alice", "bob"],
+                        "userid": "alice", "password": "alice-pass-1"}),
+            );
+            assert_eq!(r.status, 201, "{}", r.text());
+            join(
+                server.addr,
+                r.json()["id"].as_i64().unwrap(),
+                "bob",
+                "bob-pass-22",
+            );
+        }
     }
     let limit = pages(&db) + 12;
     let limit_arg = limit.to_string();
@@ -53,9 +73,10 @@ fn a_full_disk_answers_507_and_leaves_nothing_half_written() {
     // Moves until one does not fit: every refused move changes nothing.
     let mut refused_move = None;
     let mut game: Option<i64> = None;
-    let mut games = 0;
+    let mut stock = (101..101 + STOCK).collect::<Vec<i64>>();
+    let mut games = usize::try_from(STOCK).unwrap();
     for _ in 0..3000 {
-        let id = match game {
+        let id = match game.or_else(|| stock.pop()) {
             Some(id) => id,
             None => {
                 let r = post(
@@ -74,10 +95,21 @@ fn a_full_disk_answers_507_and_leaves_nothing_half_written() {
                 assert_eq!(r.status, 201, "{}", r.text());
                 games += 1;
                 let id = r.json()["id"].as_i64().unwrap();
-                game = Some(id);
+                let joined = post(
+                    addr,
+                    &format!("/api/games/{id}/join"),
+                    &json!({"userid": "bob", "password": "bob-pass-22"}),
+                );
+                assert_eq!(
+                    joined.status,
+                    200,
+                    "the stock of games ended before the disk filled: {}",
+                    joined.text()
+                );
                 id
             }
         };
+        game = Some(id);
         let before = view(addr, id);
         if before["status"] != "active" {
             game = None;

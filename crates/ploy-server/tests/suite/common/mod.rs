@@ -409,3 +409,14 @@ pub fn pick(game: &Game, rng: &mut Rng) -> Move {
 pub fn text(mv: Move) -> String {
     ploy_notation::UniversityMove::from(mv).to_string()
 }
+
+/// Joins game `id` for an invited player (200).
+pub fn join(addr: SocketAddr, id: i64, user: &str, password: &str) -> Value {
+    let r = post(
+        addr,
+        &format!("/api/games/{id}/join"),
+        &serde_json::json!({"userid": user, "password": password}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    r.json()
+}

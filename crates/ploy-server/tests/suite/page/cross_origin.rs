@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use super::{ONE_BROWSER, WAIT};
 use crate::cdp::browser_or_skip;
-use crate::common::{Server, get, post, signup, temp_dir};
+use crate::common::{Server, get, join, post, signup, temp_dir};
 use serde_json::{Value, json};
 
 /// A second origin: a tiny HTTP server on another loopback port that answers every
@@ -90,6 +90,7 @@ fn a_page_on_another_port_cannot_act_with_the_session() {
     );
     assert_eq!(g.status, 201, "{}", g.text());
     let id = g.json()["id"].as_i64().unwrap();
+    join(addr, id, "bob", "bob-pass-22");
     let ployd = format!("http://{addr}");
 
     // Alice signs in on ployd's own page (a same-origin fetch: Chromium sends `Origin`).

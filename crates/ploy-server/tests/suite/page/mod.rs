@@ -8,6 +8,7 @@
 
 use crate::{cdp, common};
 mod cross_origin;
+mod invitations;
 mod pente;
 mod pyloff;
 
@@ -122,6 +123,17 @@ fn new_game(b: &mut Browser, game: &str, options: &[(&str, &str)], seats: &[&str
         )
         .unwrap();
     id.as_i64().unwrap()
+}
+
+/// An invited player joins game `id` through the API; waits until the page shows the game
+/// started.
+fn joins(b: &mut Browser, server: &Server, id: i64, user: &str, password: &str) {
+    common::join(server.addr, id, user, password);
+    b.wait_for(
+        "window.ployd.latest() && window.ployd.latest().status === 'active'",
+        WAIT,
+    )
+    .unwrap();
 }
 
 fn latest(b: &mut Browser) -> Value {
@@ -767,6 +779,7 @@ fn a_move_from_another_client_appears_live() {
     signup(server.addr, "bob", "hunter2");
     sign_up(&mut b, &url, "alice", "s3cret");
     let id = new_game(&mut b, "ploy", &[], &["me", "bob"]);
+    joins(&mut b, &server, id, "bob", "hunter2");
     // alice moves with the keyboard, bob through the API; the page shows bob's move.
     keyboard_move(&mut b, "motion");
     b.wait_for(

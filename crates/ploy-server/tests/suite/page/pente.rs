@@ -217,6 +217,7 @@ fn pente_against_the_bot_by_clicking() {
 /// and alice's capture of two of bob's stones is shown.
 pub(crate) fn pente_capture_against_another_player(b: &mut Browser, server: &Server) {
     let id = new_game(b, "pente", &[("size", "9")], &["me", "bob"]);
+    joins(b, server, id, "bob", "hunter2");
     let bob = |ply: usize, p: &str| {
         let r = post(
             server.addr,

@@ -212,6 +212,7 @@ fn pyloff_against_the_bot_by_clicking() {
 /// play with the `pyloff` crate's `moves` example and is checked here move by move.)
 pub(crate) fn pyloff_forced_pass_against_another_player(b: &mut Browser, server: &Server) {
     let id = new_game(b, "pyloff", &[("size", "4")], &["me", "bob"]);
+    joins(b, server, id, "bob", "hunter2");
     let line = [
         "c5", "g7", "c1", "g1", "a3", "a5", "e3", "e7", "g3", "g5", "c7",
     ];
