@@ -1,11 +1,13 @@
 //! Accounts: userid and password rules, argon2id password hashes, session tokens.
 //!
-//! - A userid is 1 to 32 ASCII letters, digits, `_` or `-`; userids are unique regardless
-//!   of case (`Alice` cannot sign up once `alice` exists); `bot` (in any case) is reserved
-//!   for the built-in bot.
-//! - A password is 1 to 128 characters, none of them whitespace or a control character (so
-//!   that every account can also use the command language, whose words are separated by
-//!   spaces).
+//! - A userid is 1 to 32 ASCII letters, digits, `_` or `-`; a new one begins with a letter
+//!   or a digit ([`check_new_userid`]; older ones that begin with `_` or `-` keep working);
+//!   userids are unique regardless of case (`Alice` cannot sign up once `alice` exists);
+//!   `bot` (in any case) is reserved for the built-in bot.
+//! - A new or changed password is 8 to 1,024 bytes of UTF-8, none of them whitespace or a
+//!   control character (so that every account can also use the command language, whose
+//!   words are separated by spaces). Passwords set before this rule (1 to 128 characters)
+//!   still sign in: the rule is checked when a password is set, never when one is checked.
 //! - Passwords are stored only as argon2id hashes in the PHC string format, with a random
 //!   16-byte salt and the parameters [`HashParams`] (default: 19 MiB of memory, 2 passes, 1
 //!   lane, the OWASP recommendation); the parameters travel inside each hash, so changing
@@ -62,21 +64,43 @@ pub fn check_userid(userid: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks a new password.
+/// Checks a userid for a new account: a userid ([`check_userid`]) that begins with a letter
+/// or a digit, so that it can never be read as an option (`-x`) of a command.
+///
+/// # Errors
+/// What is wrong with it.
+pub fn check_new_userid(userid: &str) -> Result<(), String> {
+    check_userid(userid)?;
+    if !userid.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        return Err(format!(
+            "`{}` is not a new userid: it must begin with a letter or a digit",
+            crate::game::excerpt(userid)
+        ));
+    }
+    Ok(())
+}
+
+/// The fewest bytes of a new password.
+pub const MIN_PASSWORD_BYTES: usize = 8;
+
+/// The most bytes of a password.
+pub const MAX_PASSWORD_BYTES: usize = 1024;
+
+/// Checks a new password: [`MIN_PASSWORD_BYTES`] to [`MAX_PASSWORD_BYTES`] bytes, no
+/// whitespace, no control character.
 ///
 /// # Errors
 /// What is wrong with it (never the password itself).
 pub fn check_password(password: &str) -> Result<(), String> {
-    let n = password.chars().count();
-    if n == 0
-        || n > 128
+    let n = password.len();
+    if !(MIN_PASSWORD_BYTES..=MAX_PASSWORD_BYTES).contains(&n)
         || password
             .chars()
             .any(|c| c.is_whitespace() || c.is_control())
     {
-        return Err(
-            "a password is 1 to 128 characters without spaces or control characters".to_owned(),
-        );
+        return Err(format!(
+            "a password is {MIN_PASSWORD_BYTES} to {MAX_PASSWORD_BYTES} bytes without spaces or control characters"
+        ));
     }
     Ok(())
 }
@@ -161,10 +185,24 @@ mod tests {
         assert!(check_userid(&"a".repeat(32)).is_ok());
         assert!(check_userid("al ice").is_err());
         assert!(check_userid("alicé").is_err());
-        assert!(check_password("s3cret!").is_ok());
-        assert!(check_password("two words").is_err());
+        assert!(check_userid("-x").is_ok());
+        assert!(check_new_userid("-x").is_err());
+        assert!(check_new_userid("_x").is_err());
+        assert!(check_new_userid("7x").is_ok());
+        assert!(check_new_userid("x-").is_ok());
+        assert!(check_new_userid("al ice").is_err());
+        assert!(check_password("s3cret!").is_err());
+        assert!(check_password("s3cret!!").is_ok());
+        assert!(check_password(&"é".repeat(4)).is_ok()); // 8 bytes
+        assert!(check_password(&"x".repeat(1024)).is_ok());
+        assert!(check_password(&"x".repeat(1025)).is_err());
+        assert!(check_password("two words here").is_err());
         assert!(check_password("").is_err());
-        assert!(!check_password("x\u{7}").unwrap_err().contains('\u{7}'));
+        assert!(
+            !check_password("xxxxxxxx\u{7}")
+                .unwrap_err()
+                .contains('\u{7}')
+        );
     }
 
     #[test]

@@ -38,9 +38,9 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::command;
 use crate::page;
-use crate::service::{ApiError, Credentials, Service, Setup};
+use crate::service::{ApiError, Credentials, Service, Setup, Verdicts};
 use crate::store::{Event, Summary};
-use bodies::{Account, Challenge, Empty, PlayMove, SeatsOf, Who};
+use bodies::{Account, Challenge, Empty, NewPassword, PlayMove, SeatsOf, Who};
 use client::Client;
 pub use options::ServeOptions;
 
@@ -69,10 +69,15 @@ struct PageFile;
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        json_response(
+        let mut res = json_response(
             status,
             &json!({"error": self.word, "message": self.message}),
-        )
+        );
+        if let Some(seconds) = self.retry_after {
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        res
     }
 }
 
@@ -109,16 +114,19 @@ fn cookie_token(headers: &HeaderMap) -> Option<String> {
         .map(|(_, v)| v.to_owned())
 }
 
-/// The credentials of a request: `userid` and `password` in the body, or the session
-/// cookie. Missing fields without a cookie are 400; a dead session is 403. (The body's
-/// reader has already checked that both, when given, are strings.)
-fn credentials(service: &Service, headers: &HeaderMap, who: Who) -> Result<Credentials, ApiError> {
+/// The credentials of a request from `client`: `userid` and `password` in the body
+/// (checked under the throttles of the client's address), or the session cookie. Missing
+/// fields without a cookie are 400; a dead session is 403. (The body's reader has already
+/// checked that both, when given, are strings.)
+fn credentials(
+    service: &Service,
+    headers: &HeaderMap,
+    who: Who,
+    client: Client,
+) -> Result<Credentials, ApiError> {
     let Who { userid, password } = who;
     if let (Some(userid), Some(password)) = (&userid, password) {
-        return Ok(Credentials::Password {
-            userid: userid.clone(),
-            password,
-        });
+        return Ok(Credentials::from_client(userid, &password, Some(client.ip)));
     }
     let Some(token) = cookie_token(headers) else {
         let missing = if userid.is_none() {
@@ -219,10 +227,14 @@ async fn page_asset(Path(file): Path<String>) -> Result<Response, ApiError> {
     page_file(&format!("/page/{file}"))
 }
 
-async fn create_user(State(app): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
+async fn create_user(
+    State(app): State<AppState>,
+    client: Client,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let Account { userid, password } = bodies::read(&body, Empty::Refused)?;
     let s = Arc::clone(&app.service);
-    let user = blocking(move || s.signup(&userid, &password)).await?;
+    let user = blocking(move || s.signup_from(&userid, &password, Some(client.ip))).await?;
     Ok(json_response(StatusCode::CREATED, &json!({"userid": user})))
 }
 
@@ -249,7 +261,14 @@ async fn create_session(
 ) -> Result<Response, ApiError> {
     let Account { userid, password } = bodies::read(&body, Empty::Refused)?;
     let s = Arc::clone(&app.service);
-    let (token, user) = blocking(move || s.login(&userid, &password)).await?;
+    let (token, user) = blocking(move || {
+        s.open_session(&Credentials::from_client(
+            &userid,
+            &password,
+            Some(client.ip),
+        ))
+    })
+    .await?;
     let mut res = json_response(StatusCode::CREATED, &json!({"userid": user}));
     res.headers_mut().insert(
         header::SET_COOKIE,
@@ -272,14 +291,31 @@ async fn get_session(
     Ok(json_response(StatusCode::OK, &json!({"userid": user})))
 }
 
+/// `DELETE /api/sessions`: signs out (with `?all=1`: ends every session of the user, on
+/// every device).
 async fn delete_session(
     State(app): State<AppState>,
     client: Client,
     headers: HeaderMap,
+    RawQuery(q): RawQuery,
 ) -> Result<Response, ApiError> {
+    let everywhere = match query_value(q.as_deref(), "all").as_deref() {
+        None | Some("0") => false,
+        Some("1") => true,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "`all={}` is not 0 or 1",
+                crate::game::excerpt(other)
+            )));
+        }
+    };
     if let Some(token) = cookie_token(&headers) {
         let s = Arc::clone(&app.service);
-        blocking(move || s.logout(&token)).await?;
+        if everywhere {
+            blocking(move || s.logout_everywhere(&token).map(drop)).await?;
+        } else {
+            blocking(move || s.logout(&token)).await?;
+        }
     }
     let mut res = StatusCode::NO_CONTENT.into_response();
     res.headers_mut().insert(
@@ -287,6 +323,44 @@ async fn delete_session(
         session_cookie("", 0, app.secure_cookie(client)),
     );
     Ok(res)
+}
+
+/// `POST /api/password`: changes the password (the current one is always needed) and ends
+/// the user's other sessions.
+async fn change_password(
+    State(app): State<AppState>,
+    client: Client,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let NewPassword {
+        new_password,
+        who: Who { userid, password },
+    } = bodies::read(&body, Empty::Refused)?;
+    let Some(password) = password else {
+        return Err(ApiError::bad_request(
+            "missing field `password` (the current password)",
+        ));
+    };
+    let s = Arc::clone(&app.service);
+    let token = cookie_token(&headers);
+    blocking(move || {
+        let userid = match (userid, &token) {
+            (Some(u), _) => u,
+            (None, Some(token)) => s
+                .session_user(token)?
+                .ok_or_else(|| ApiError::forbidden("the session has ended; sign in again"))?,
+            (None, None) => {
+                return Err(ApiError::bad_request(
+                    "missing field `userid` (or sign in for a session cookie)",
+                ));
+            }
+        };
+        let creds = Credentials::from_client(&userid, &password, Some(client.ip));
+        s.change_password(&creds, &new_password, token.as_deref())
+    })
+    .await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 async fn list_types(State(app): State<AppState>) -> Response {
@@ -351,6 +425,7 @@ async fn list_games(
 
 async fn create_game(
     State(app): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
@@ -362,7 +437,7 @@ async fn create_game(
     } = bodies::read(&body, Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let view = blocking(move || {
-        let creds = credentials(&s, &headers, who)?;
+        let creds = credentials(&s, &headers, who, client)?;
         s.challenge(&game, &options, &creds, &players)
     })
     .await?;
@@ -392,6 +467,7 @@ async fn get_game(
 async fn post_move(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    client: Client,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
@@ -399,7 +475,7 @@ async fn post_move(
     let PlayMove { text, ply, who } = bodies::read(&body, Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let view = blocking(move || {
-        let creds = credentials(&s, &headers, who)?;
+        let creds = credentials(&s, &headers, who, client)?;
         s.play(id, &creds, &text, Some(ply))
     })
     .await?;
@@ -409,6 +485,7 @@ async fn post_move(
 async fn game_action(
     app: AppState,
     id: String,
+    client: Client,
     headers: HeaderMap,
     body: Bytes,
     action: &'static str,
@@ -417,7 +494,7 @@ async fn game_action(
     let who: Who = bodies::read(&body, Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let view = blocking(move || {
-        let creds = credentials(&s, &headers, who)?;
+        let creds = credentials(&s, &headers, who, client)?;
         if action == "resign" {
             s.resign(id, &creds)
         } else {
@@ -434,20 +511,22 @@ fn action_route(action: &'static str) -> MethodRouter<AppState> {
     post(
         move |State(app): State<AppState>,
               Path(id): Path<String>,
+              client: Client,
               headers: HeaderMap,
-              body: Bytes| game_action(app, id, headers, body, action),
+              body: Bytes| game_action(app, id, client, headers, body, action),
     )
 }
 
 async fn inbox(
     app: AppState,
+    client: Client,
     headers: HeaderMap,
     who: Who,
     after: i64,
 ) -> Result<Response, ApiError> {
     let s = Arc::clone(&app.service);
     let notes = blocking(move || {
-        let creds = credentials(&s, &headers, who)?;
+        let creds = credentials(&s, &headers, who, client)?;
         let user = s.authenticate(&creds)?;
         s.inbox(&user, after)
     })
@@ -473,44 +552,82 @@ fn after_param(q: Option<&str>) -> Result<i64, ApiError> {
 
 async fn get_inbox(
     State(app): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Result<Response, ApiError> {
     let after = after_param(q.as_deref())?;
-    inbox(app, headers, Who::default(), after).await
+    inbox(app, client, headers, Who::default(), after).await
 }
 
 async fn post_inbox(
     State(app): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let after = after_param(q.as_deref())?;
     let who: Who = bodies::read(&body, Empty::NoFields)?;
-    inbox(app, headers, who, after).await
+    inbox(app, client, headers, who, after).await
 }
+
+/// The most command lines one `POST /api/command` may hold.
+pub const MAX_COMMANDS: usize = 32;
+
+/// Once the replies of one `POST /api/command` reach this many bytes, its remaining lines
+/// are not run.
+pub const MAX_COMMAND_REPLY: usize = 1024 * 1024;
 
 async fn post_command(
     State(app): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let text = std::str::from_utf8(&body)
         .map_err(|_| ApiError::bad_request("the command is not UTF-8 text"))?
         .to_owned();
-    if text.trim().is_empty() {
+    let lines: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_owned)
+        .collect();
+    if lines.is_empty() {
         return Err(ApiError::bad_request("the request holds no command"));
+    }
+    if lines.len() > MAX_COMMANDS {
+        return Err(ApiError::new(
+            413,
+            "too_many_commands",
+            format!(
+                "the request holds {} commands; at most {MAX_COMMANDS} run in one request",
+                lines.len()
+            ),
+        ));
     }
     let s = Arc::clone(&app.service);
     let out = blocking(move || {
-        let session = match cookie_token(&headers) {
-            Some(token) => s.session_user(&token)?,
+        let token = cookie_token(&headers);
+        let session = match &token {
+            Some(token) => s.session_user(token)?,
             None => None,
         };
+        let caller = command::Caller {
+            session_token: session.as_ref().and(token),
+            session,
+            client: Some(client.ip),
+            verdicts: Arc::new(Verdicts::new()),
+        };
+        let too_large =
+            command::Reply::error(&ApiError::new(413, "too_large", "reply too large")).framed();
         let mut out = String::new();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            out.push_str(&command::execute_as(&s, line, session.as_deref()).framed());
+        for line in &lines {
+            if out.len() >= MAX_COMMAND_REPLY {
+                out.push_str(&too_large);
+            } else {
+                out.push_str(&command::execute_for(&s, line, &caller).framed());
+            }
         }
         Ok(out)
     })
@@ -649,6 +766,7 @@ fn router(app: AppState) -> Router {
             "/api/sessions",
             post(create_session).get(get_session).delete(delete_session),
         )
+        .route("/api/password", post(change_password))
         .route("/page/{file}", get(page_asset))
         .route("/api/types", get(list_types))
         .route("/api/types/{name}/seats", post(type_seats))

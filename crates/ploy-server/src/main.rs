@@ -11,7 +11,9 @@ use clap::{Args, Parser, Subcommand};
 use ploy_server::auth::HashParams;
 use ploy_server::command;
 use ploy_server::game::{Budget, Registry};
-use ploy_server::service::{Clock, Config, FixedClock, Service, SystemClock, format_duration};
+use ploy_server::service::{
+    Clock, Config, FixedClock, Limits, Rate, Service, SystemClock, format_duration,
+};
 use ploy_server::store::{Scan, Store};
 
 /// A play-by-mail game server for Ploy: pbmserv-style commands, an HTTP API, SQLite.
@@ -73,6 +75,8 @@ enum Command {
         /// for a server that nothing but the proxy can reach.
         #[arg(long)]
         trust_proxy: bool,
+        #[command(flatten)]
+        accounts: AccountLimits,
     },
     /// Reads commands, one a line, on standard input; prints each reply and a line `.`.
     Cmd,
@@ -98,6 +102,54 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+}
+
+/// The limits of `ployd serve` on password work and on what one client address may try.
+#[derive(Args, Debug, Clone)]
+struct AccountLimits {
+    /// Threads that compute password hashes: at most this many argon2id computations
+    /// (19 MiB each by default) run at once. Default: the number of cores.
+    #[arg(long, default_value_t = default_hash_workers(), value_name = "N")]
+    hash_workers: usize,
+    /// Password computations that may wait for a hash thread; beyond them the request is
+    /// refused with `503 busy`.
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    hash_queue: usize,
+    /// Failed password checks per client address (N/DURATION, or off); beyond them `429
+    /// throttled`.
+    #[arg(long, default_value = "10/1m", value_parser = parse_limit, value_name = "N/TIME")]
+    failures_per_address: Limit,
+    /// Failed password checks per client address and userid (N/DURATION, or off).
+    #[arg(long, default_value = "5/15m", value_parser = parse_limit, value_name = "N/TIME")]
+    failures_per_user: Limit,
+    /// New accounts per client address (N/DURATION, or off), through `POST /api/users` and
+    /// the `signup` command together.
+    #[arg(long, default_value = "5/1h", value_parser = parse_limit, value_name = "N/TIME")]
+    signups_per_address: Limit,
+}
+
+fn default_hash_workers() -> usize {
+    Config::default().hash_workers
+}
+
+/// A limit of a flag: `N/DURATION` or `off`.
+#[derive(Clone, Copy, Debug)]
+struct Limit(Option<Rate>);
+
+fn parse_limit(text: &str) -> Result<Limit, String> {
+    Rate::parse(text, parse_time).map(Limit)
+}
+
+impl AccountLimits {
+    fn apply(&self, config: &mut Config) {
+        config.hash_workers = self.hash_workers.max(1);
+        config.hash_queue = self.hash_queue;
+        config.limits = Limits {
+            failures_per_address: self.failures_per_address.0,
+            failures_per_user: self.failures_per_user.0,
+            signups_per_address: self.signups_per_address.0,
+        };
+    }
 }
 
 /// The most lines of SQLite's checks that `serve` and `check` print.
@@ -131,13 +183,18 @@ fn parse_time(text: &str) -> Result<Duration, String> {
 }
 
 fn service(common: &Common) -> Result<Service, String> {
+    service_with(common, |_| {})
+}
+
+/// The service, with `tune` applied to its settings.
+fn service_with(common: &Common, tune: impl FnOnce(&mut Config)) -> Result<Service, String> {
     let store =
         Store::open(&common.db).map_err(|e| format!("cannot open {}: {e}", common.db.display()))?;
     let clock: Arc<dyn Clock> = match common.now {
         Some(t) => Arc::new(FixedClock::new(t)),
         None => Arc::new(SystemClock),
     };
-    let config = Config {
+    let mut config = Config {
         bot_budget: Budget {
             time: Some(common.bot_time),
             nodes: common.bot_nodes,
@@ -150,6 +207,7 @@ fn service(common: &Common) -> Result<Service, String> {
         },
         ..Config::default()
     };
+    tune(&mut config);
     Ok(Service::new(store, Registry::standard(), clock, config))
 }
 
@@ -161,8 +219,9 @@ fn run(cli: Cli) -> Result<(), String> {
             timer_interval,
             secure_cookies,
             trust_proxy,
+            accounts,
         } => {
-            let service = service(&cli.common)?;
+            let service = service_with(&cli.common, |c| accounts.apply(c))?;
             // Refuse a damaged file before anything is served from it or written to it.
             let started = Instant::now();
             let damage = service

@@ -25,16 +25,20 @@ pub mod check;
 pub mod clock;
 pub mod endings;
 pub mod error;
+pub mod hashing;
 pub mod moves;
 pub mod replay;
+pub mod throttle;
 pub mod timers;
 pub mod view;
 
-pub use accounts::Credentials;
+pub use accounts::{Credentials, Verdicts};
 pub use challenges::Setup;
 pub use check::CheckProblem;
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use error::ApiError;
+pub use hashing::HashWorkers;
+pub use throttle::{Limits, Rate};
 pub use timers::{format_duration, parse_duration};
 pub use view::{GameView, HistoryLine};
 
@@ -58,6 +62,13 @@ pub struct Config {
     pub session_seconds: i64,
     /// The most games a list gives.
     pub list_limit: usize,
+    /// Threads that compute password hashes: at most this many argon2id computations run
+    /// at once (default: the number of cores).
+    pub hash_workers: usize,
+    /// Computations that may wait for a hash thread; beyond them `503 busy` (default 64).
+    pub hash_queue: usize,
+    /// The throttles of clients on the network ([`Credentials::Remote`], new accounts).
+    pub limits: Limits,
 }
 
 impl Default for Config {
@@ -70,6 +81,9 @@ impl Default for Config {
             hash: HashParams::default(),
             session_seconds: 30 * 24 * 3600,
             list_limit: 1000,
+            hash_workers: std::thread::available_parallelism().map_or(2, usize::from),
+            hash_queue: 64,
+            limits: Limits::default(),
         }
     }
 }
@@ -93,6 +107,8 @@ pub struct Service {
     clock: Arc<dyn Clock>,
     config: Config,
     bots: Bots,
+    hashers: HashWorkers,
+    throttle: throttle::Throttle,
     on_change: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
 }
 
@@ -111,15 +127,23 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 impl Service {
-    /// A service that collects bot turns for [`Service::run_pending_bots`].
+    /// A service that collects bot turns for [`Service::run_pending_bots`], with its
+    /// `config.hash_workers` password-hash threads.
+    ///
+    /// # Panics
+    /// The operating system cannot start a thread.
     #[must_use]
     pub fn new(store: Store, registry: Registry, clock: Arc<dyn Clock>, config: Config) -> Service {
+        let hashers = HashWorkers::start(config.hash_workers, config.hash_queue)
+            .expect("the password-hash threads can start");
         Service {
             store,
             registry,
             clock,
+            throttle: throttle::Throttle::new(config.limits),
             config,
             bots: Bots::Inline(Mutex::new(Vec::new())),
+            hashers,
             on_change: Mutex::new(None),
         }
     }

@@ -51,7 +51,7 @@ fn new_board(addr: &RwLock<SocketAddr>, users: &[String; 2]) -> Board {
         "POST",
         "/api/games",
         Some(&json!({"game": "ploy", "players": [users[0], users[1]],
-                     "userid": users[0], "password": "pw"})),
+                     "userid": users[0], "password": "pw-secret"})),
     );
     assert_eq!(r.status, 201, "{}", r.text());
     Board {
@@ -75,7 +75,7 @@ fn client(
             &addr,
             "POST",
             "/api/users",
-            Some(&json!({"userid": u, "password": "pw"})),
+            Some(&json!({"userid": u, "password": "pw-secret"})),
         );
         assert_eq!(r.status, 201, "{}", r.text());
     }
@@ -90,7 +90,7 @@ fn client(
         }
         let mv = pick(&b.game, &mut rng);
         let seat = b.game.position().mover().index();
-        let body = json!({"userid": users[seat], "password": "pw", "move": text(mv),
+        let body = json!({"userid": users[seat], "password": "pw-secret", "move": text(mv),
                           "ply": b.acked.len()});
         let a = *addr.read().unwrap();
         match request(

@@ -119,7 +119,7 @@ fn pente_against_the_bot_by_clicking() {
     let dir = temp_dir("page-pente");
     let server = Server::start(&dir.join("db"), &[]);
     let url = base(&server);
-    sign_up(&mut b, &url, "dora", "pw-dora");
+    sign_up(&mut b, &url, "dora", "pw-secret-dora");
     let id = new_game(&mut b, "pente", &[("size", "9")], &["me", "bot"]);
     assert_eq!(latest(&mut b)["options"], json!(["-size=9"]));
 
@@ -221,7 +221,7 @@ pub(crate) fn pente_capture_against_another_player(b: &mut Browser, server: &Ser
         let r = post(
             server.addr,
             &format!("/api/games/{id}/moves"),
-            &json!({"userid": "bob", "password": "hunter2", "move": p, "ply": ply}),
+            &json!({"userid": "bob", "password": "hunter22", "move": p, "ply": ply}),
         );
         assert_eq!(r.status, 200, "{}", r.text());
     };
@@ -268,7 +268,7 @@ pub(crate) fn pente_capture_against_another_player(b: &mut Browser, server: &Ser
     let r = post(
         server.addr,
         &format!("/api/games/{id}/propose"),
-        &json!({"userid": "bob", "password": "hunter2"}),
+        &json!({"userid": "bob", "password": "hunter22"}),
     );
     assert_eq!(r.status, 200, "{}", r.text());
     b.wait_for(
