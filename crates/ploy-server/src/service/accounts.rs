@@ -107,6 +107,12 @@ impl Verdicts {
         Verdicts::default()
     }
 
+    /// Forgets every verdict about `userid` (its password changed).
+    fn forget(&self, userid: &str) {
+        self.map()
+            .retain(|(u, _), _| !u.eq_ignore_ascii_case(userid));
+    }
+
     fn map(
         &self,
     ) -> std::sync::MutexGuard<'_, HashMap<(String, String), Result<String, ApiError>>> {
@@ -332,6 +338,13 @@ impl Service {
         let keep = keep.map(auth::token_hash);
         if !self.store.set_password(&user, &hash, keep.as_deref())? {
             return Err(ApiError::bad_login());
+        }
+        // Later lines of the same request must check the new password, not reuse the old.
+        if let Credentials::Remote {
+            verdicts: Some(v), ..
+        } = credentials
+        {
+            v.forget(&user);
         }
         Ok(user)
     }

@@ -242,6 +242,26 @@ fn changing_a_password_ends_the_other_sessions() {
     );
     assert_eq!(sign_in(addr, "alice", "fifth-secret").status, 201);
     assert_eq!(sign_in(addr, "alice", "fourth-secret").status, 403);
+    // Within one request, the lines after a change check the new password.
+    let reply = post_command(
+        addr,
+        "password alice fifth-secret sixth-secret\ninbox alice fifth-secret\ninbox alice sixth-secret\n",
+        None,
+    );
+    let firsts: Vec<&str> = reply
+        .split(".\n")
+        .filter(|r| !r.is_empty())
+        .map(|r| r.lines().next().unwrap())
+        .collect();
+    assert_eq!(
+        firsts,
+        [
+            "ok password changed for alice",
+            "error 403: unknown userid or wrong password",
+            "ok 0 notifications"
+        ],
+        "{reply}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
