@@ -37,7 +37,7 @@ pub use challenges::Setup;
 pub use check::CheckProblem;
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use error::ApiError;
-pub use hashing::HashWorkers;
+pub use hashing::{HashTicket, HashWorkers};
 pub use throttle::{Limits, Rate};
 pub use timers::{format_duration, parse_duration};
 pub use view::{GameView, HistoryLine};

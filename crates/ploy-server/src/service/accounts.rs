@@ -190,7 +190,7 @@ impl Service {
         let password = password.to_owned();
         let params = self.config.hash;
         self.hashers
-            .run(move || auth::hash_password(&password, params))?
+            .run(move |memory| auth::hash_password_in(&password, params, memory))?
             .map_err(ApiError::internal)
     }
 
@@ -200,13 +200,17 @@ impl Service {
         if auth::check_userid(userid).is_err() || password.len() > auth::MAX_PASSWORD_BYTES {
             return Err(ApiError::bad_login());
         }
+        // The place among the hash workers first: a request beyond the bound does no work.
+        let ticket = self.hashers.reserve()?;
         let found = self.store.user(userid)?;
         let password = password.to_owned();
         let params = self.config.hash;
-        let stored = self.hashers.run(move || match found {
-            Some((stored, hash)) => auth::verify_password(&password, &hash).then_some(stored),
+        let stored = ticket.run(move |memory| match found {
+            Some((stored, hash)) => {
+                auth::verify_password_in(&password, &hash, memory).then_some(stored)
+            }
             None => {
-                auth::verify_nothing(&password, params);
+                auth::verify_nothing_in(&password, params, memory);
                 None
             }
         })?;

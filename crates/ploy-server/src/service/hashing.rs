@@ -5,14 +5,18 @@
 //! An argon2id computation takes its whole memory cost (19 MiB by default) while it runs,
 //! so the number of threads that may run one bounds the memory that password checks can
 //! take, whatever the number of requests. A request whose computation finds the queue full
-//! is refused at once with `503 busy` and `Retry-After`, before anything is written.
+//! is refused at once with `503 busy` and `Retry-After`, before anything is written. A
+//! password check takes its place ([`HashWorkers::reserve`]) before it reads the account,
+//! so the requests beyond the bound do no other work either.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
 use super::error::ApiError;
+use crate::auth::HashMemory;
 
-type Job = Box<dyn FnOnce() + Send>;
+type Job = Box<dyn FnOnce(&mut HashMemory) + Send>;
 
 /// A fixed set of threads that compute password hashes, with a bounded wait queue.
 #[derive(Debug)]
@@ -20,6 +24,16 @@ pub struct HashWorkers {
     queue: Mutex<mpsc::SyncSender<Job>>,
     workers: usize,
     waiting: usize,
+    /// Tickets out: computations running, waiting, or about to be sent.
+    tickets: AtomicUsize,
+}
+
+/// A place among the hash workers and their queue ([`HashWorkers::reserve`]), held from
+/// before a password check reads the database until its computation is done, so that the
+/// requests beyond the bound are refused before they do any work.
+#[derive(Debug)]
+pub struct HashTicket<'a> {
+    pool: &'a HashWorkers,
 }
 
 impl HashWorkers {
@@ -30,13 +44,17 @@ impl HashWorkers {
     /// A thread cannot start.
     pub fn start(workers: usize, waiting: usize) -> std::io::Result<HashWorkers> {
         let workers = workers.max(1);
-        let (tx, rx) = mpsc::sync_channel::<Job>(waiting);
+        // The tickets keep the jobs sent below this; the channel never refuses one.
+        let (tx, rx) = mpsc::sync_channel::<Job>(workers.saturating_add(waiting));
         let rx = Arc::new(Mutex::new(rx));
         for i in 0..workers {
             let rx = Arc::clone(&rx);
             std::thread::Builder::new()
                 .name(format!("hash-{i}"))
                 .spawn(move || {
+                    // The argon2 memory of this thread, kept from one computation to the
+                    // next.
+                    let mut memory = HashMemory::new();
                     loop {
                         let next = rx
                             .lock()
@@ -44,7 +62,7 @@ impl HashWorkers {
                             .recv();
                         // The service (the sender) is gone: nothing more to compute.
                         let Ok(job) = next else { break };
-                        job();
+                        job(&mut memory);
                     }
                 })?;
         }
@@ -52,6 +70,7 @@ impl HashWorkers {
             queue: Mutex::new(tx),
             workers,
             waiting,
+            tickets: AtomicUsize::new(0),
         })
     }
 
@@ -61,90 +80,107 @@ impl HashWorkers {
         self.workers
     }
 
-    /// Runs `f` on a hash worker and waits for its result.
+    /// A place for one computation: at most `workers + waiting` are out at once.
     ///
     /// # Errors
-    /// `503 busy` with `Retry-After: 1` when every worker is busy and the queue is full
-    /// (`f` is not run); `500` if the worker failed.
+    /// `503 busy` with `Retry-After: 1` when every place is taken.
+    pub fn reserve(&self) -> Result<HashTicket<'_>, ApiError> {
+        let out = self.tickets.fetch_add(1, Ordering::SeqCst);
+        if out >= self.workers.saturating_add(self.waiting) {
+            self.tickets.fetch_sub(1, Ordering::SeqCst);
+            return Err(ApiError::new(
+                503,
+                "busy",
+                format!(
+                    "the server is checking too many passwords ({} at once, {} waiting); try again",
+                    self.workers, self.waiting
+                ),
+            )
+            .retry_after(1));
+        }
+        Ok(HashTicket { pool: self })
+    }
+
+    /// Runs `f` on a hash worker, with the worker's argon2 memory, and waits for its result
+    /// ([`HashWorkers::reserve`], then [`HashTicket::run`]).
+    ///
+    /// # Errors
+    /// `503 busy` when every place is taken (`f` is not run); `500` if the worker failed.
     pub fn run<T: Send + 'static>(
         &self,
-        f: impl FnOnce() -> T + Send + 'static,
+        f: impl FnOnce(&mut HashMemory) -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        self.reserve()?.run(f)
+    }
+}
+
+impl HashTicket<'_> {
+    /// Runs `f` on a hash worker, with the worker's argon2 memory, and waits for its result;
+    /// the place is given back after.
+    ///
+    /// # Errors
+    /// `500` if the workers have stopped or the worker failed.
+    pub fn run<T: Send + 'static>(
+        self,
+        f: impl FnOnce(&mut HashMemory) -> T + Send + 'static,
     ) -> Result<T, ApiError> {
         let (done_tx, done_rx) = mpsc::sync_channel::<T>(1);
-        let job: Job = Box::new(move || {
-            let _ = done_tx.send(f());
+        let job: Job = Box::new(move |memory| {
+            let _ = done_tx.send(f(memory));
         });
-        let sent = self
+        self.pool
             .queue
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .try_send(job);
-        match sent {
-            Ok(()) => {}
-            Err(mpsc::TrySendError::Full(_)) => {
-                return Err(ApiError::new(
-                    503,
-                    "busy",
-                    format!(
-                        "the server is checking too many passwords ({} at once, {} waiting); try again",
-                        self.workers, self.waiting
-                    ),
-                )
-                .retry_after(1));
-            }
-            Err(mpsc::TrySendError::Disconnected(_)) => {
-                return Err(ApiError::internal("the password workers have stopped"));
-            }
-        }
+            .try_send(job)
+            .map_err(|_| ApiError::internal("the password workers cannot take the job"))?;
         done_rx
             .recv()
             .map_err(|_| ApiError::internal("a password worker failed"))
     }
 }
 
+impl Drop for HashTicket<'_> {
+    fn drop(&mut self) {
+        self.pool.tickets.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
-
-    /// `f` until it answers (a rendezvous queue takes a job only while a worker waits).
-    fn until_taken<T>(mut f: impl FnMut() -> Result<T, ApiError>) -> T {
-        for _ in 0..2000 {
-            if let Ok(v) = f() {
-                return v;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        panic!("the worker never took the job");
-    }
 
     #[test]
     fn refuses_while_every_worker_is_busy_and_the_queue_is_full() {
-        let pool = Arc::new(HashWorkers::start(1, 0).unwrap());
+        let pool = Arc::new(HashWorkers::start(1, 1).unwrap());
         assert_eq!(pool.workers(), 1);
-        assert_eq!(until_taken(|| pool.run(|| 6 * 7)), 42);
+        assert_eq!(pool.run(|_| 6 * 7).unwrap(), 42);
+        // One job holds the worker; a ticket holds the one place in the queue.
         let (entered_tx, entered_rx) = mpsc::channel::<()>();
         let (release_tx, release_rx) = mpsc::channel::<()>();
-        let release_rx = Arc::new(Mutex::new(release_rx));
         let holder = {
             let pool = Arc::clone(&pool);
             std::thread::spawn(move || {
-                until_taken(|| {
-                    let entered = entered_tx.clone();
-                    let release = Arc::clone(&release_rx);
-                    pool.run(move || {
-                        entered.send(()).unwrap();
-                        release.lock().unwrap().recv().unwrap();
-                        1
-                    })
+                pool.run(move |_| {
+                    entered_tx.send(()).unwrap();
+                    release_rx.recv().unwrap();
+                    1
                 })
             })
         };
         entered_rx.recv().unwrap();
-        let e = pool.run(|| 3).unwrap_err();
+        let queued = pool.reserve().unwrap();
+        let e = pool.run(|_| 3).unwrap_err();
         assert_eq!((e.status, e.word, e.retry_after), (503, "busy", Some(1)));
+        assert_eq!(pool.reserve().unwrap_err().word, "busy");
         release_tx.send(()).unwrap();
-        assert_eq!(holder.join().unwrap(), 1);
-        assert_eq!(until_taken(|| pool.run(|| 4)), 4);
+        assert_eq!(holder.join().unwrap().unwrap(), 1);
+        assert_eq!(queued.run(|_| 2).unwrap(), 2);
+        // Every place is back.
+        let a = pool.reserve().unwrap();
+        let b = pool.reserve().unwrap();
+        assert!(pool.reserve().is_err());
+        drop((a, b));
+        assert_eq!(pool.run(|_| 4).unwrap(), 4);
     }
 }
