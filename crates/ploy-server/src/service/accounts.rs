@@ -172,10 +172,16 @@ impl Service {
                 format!("the userid `{userid}` is taken"),
             ));
         }
+        // A place among the hash workers first, so that a busy server counts no account.
+        let ticket = self.hashers.reserve()?;
         if let Some(client) = client {
             self.throttle.signup(client)?;
         }
-        let hash = self.hash(password)?;
+        let owned = password.to_owned();
+        let params = self.config.hash;
+        let hash = ticket
+            .run(move |memory| auth::hash_password_in(&owned, params, memory))?
+            .map_err(ApiError::internal)?;
         if !self.store.create_user(userid, &hash, self.now())? {
             return Err(ApiError::conflict(
                 "taken",
