@@ -3,6 +3,7 @@
 //! (address, userid), doubling waits, new accounts per address, and the bounded password
 //! work (`503 busy`).
 
+use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
@@ -350,5 +351,63 @@ fn password_work_beyond_the_workers_and_queue_is_refused_with_503() {
         let again = sign_up(addr, "192.0.2.250", &format!("user{i}"), "long-enough");
         assert_eq!(again.status, 201, "{}", again.text());
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A request on a socket bound to the loopback address `local` (no proxy).
+fn bound_from(addr: SocketAddr, local: &str, req: &str) -> Response {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .unwrap();
+    let local: std::net::IpAddr = local.parse().unwrap();
+    let stream = runtime.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(SocketAddr::new(local, 0)).unwrap();
+        socket.connect(addr).await.unwrap()
+    });
+    let mut stream = stream.into_std().unwrap();
+    stream.set_nonblocking(false).unwrap();
+    stream.write_all(req.as_bytes()).unwrap();
+    let mut buf = Vec::new();
+    stream.read_to_end(&mut buf).unwrap();
+    // A JSON answer with a Content-Length (never chunked): the head, then the body.
+    let text = String::from_utf8(buf).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").expect("a whole response");
+    let mut lines = head.split("\r\n");
+    let status = lines.next().unwrap().split_whitespace().nth(1).unwrap();
+    Response {
+        status: status.parse().unwrap(),
+        headers: lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
+            .collect(),
+        body: body.as_bytes().to_vec(),
+    }
+}
+
+#[test]
+fn without_the_proxy_the_socket_address_counts_and_x_forwarded_for_is_ignored() {
+    let dir = temp_dir("throttle-sockets");
+    let server = Server::start(&dir.join("db"), &["--failures-per-address", "2/60s"]);
+    let addr = server.addr;
+    crate::common::signup(addr, "alice", "alice-secret");
+    let attempt = |password: &str, forwarded: &str| {
+        let body = json!({"userid": "alice", "password": password}).to_string();
+        format!(
+            "POST /api/sessions HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nX-Forwarded-For: {forwarded}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    // Each failure claims another address; the server counts its socket's, 127.0.0.2.
+    for (i, forwarded) in ["192.0.2.1", "192.0.2.2"].iter().enumerate() {
+        let r = bound_from(addr, "127.0.0.2", &attempt("wrong-password", forwarded));
+        assert_eq!(r.status, 403, "failure {i}: {}", r.text());
+    }
+    let r = bound_from(addr, "127.0.0.2", &attempt("alice-secret", "192.0.2.3"));
+    assert_throttled(&r, 30);
+    // Another loopback address is not throttled.
+    let r = bound_from(addr, "127.0.0.3", &attempt("alice-secret", "192.0.2.1"));
+    assert_eq!(r.status, 201, "{}", r.text());
     let _ = std::fs::remove_dir_all(&dir);
 }
