@@ -1,13 +1,16 @@
 //! The HTTP API (axum on tokio): JSON routes, the command route, Server-Sent Events.
 //!
-//! Every service call runs on tokio's blocking pool (`spawn_blocking`): SQLite, argon2 and
-//! replays never hold up the async workers, and bot searches run on their own threads.
+//! Every service call runs on tokio's blocking pool (`spawn_blocking`): SQLite and replays
+//! never hold up the async workers; argon2 runs on the service's hash workers and bot
+//! searches on their own threads.
 //!
 //! Checks come in this order, the first failure answers: 404 unknown game; 400 malformed
 //! body or missing field; 403 unknown user, wrong password, or no seat; 409 game over,
-//! stale `ply`, not the user's turn; 422 an illegal move. Every error body is
-//! `{"error": word, "message": text}`, including the framework's own (unknown route, wrong
-//! method, oversized body), which a last layer rewrites.
+//! stale `ply`, not the user's turn; 422 an illegal move. Where a password is checked, a
+//! throttled client address gets 429 `throttled` and full hash workers 503 `busy`, both with
+//! `Retry-After`. Every error body is `{"error": word, "message": text}`, including the
+//! framework's own (unknown route, wrong method, oversized body), which a last layer
+//! rewrites.
 //!
 //! Outside that, [`tower_http`]'s header layers give every response (API answers, page
 //! files, errors, 404s, event streams) `X-Content-Type-Options: nosniff`,
