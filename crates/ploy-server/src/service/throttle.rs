@@ -217,8 +217,16 @@ impl Throttle {
         }
     }
 
+    /// The key of `userid` from `client`: the userid in lower case; every text that is no
+    /// userid at all (too long, other characters) shares one key, so that junk cannot fill
+    /// the table with large keys.
     fn user_key(client: IpAddr, userid: &str) -> (IpAddr, String) {
-        (client, userid.to_ascii_lowercase())
+        let userid = if crate::auth::check_userid(userid).is_ok() {
+            userid.to_ascii_lowercase()
+        } else {
+            String::new()
+        };
+        (client, userid)
     }
 
     /// Whether `client` may have a password of `userid` checked now.
@@ -329,6 +337,10 @@ mod tests {
         t.failed(&1, now);
         assert_eq!(t.wait(&1, now), Some(Duration::from_secs(4000)));
         assert_eq!(seconds(Duration::from_millis(1001)), 2);
+        let ip = IpAddr::from([192, 0, 2, 1]);
+        assert_eq!(Throttle::user_key(ip, "Alice").1, "alice");
+        assert_eq!(Throttle::user_key(ip, &"x".repeat(5000)).1, "");
+        assert_eq!(Throttle::user_key(ip, "not one").1, "");
         assert_eq!(seconds(Duration::from_secs(3)), 3);
     }
 }
