@@ -185,6 +185,22 @@ impl<K: Hash + Eq + Clone> Failures<K> {
     }
 }
 
+/// The address a throttle counts: an IPv4 address as it is (also when written as an
+/// IPv4-mapped IPv6 address), an IPv6 address by its /64 network, which one client
+/// usually holds whole.
+fn network(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+    }
+}
+
 /// Whole seconds to wait, rounded up, at least 1.
 fn seconds(d: Duration) -> u64 {
     d.as_secs() + u64::from(d.subsec_nanos() > 0)
@@ -234,6 +250,7 @@ impl Throttle {
     /// # Errors
     /// `429 throttled` with the time to wait.
     pub(crate) fn admit(&self, client: IpAddr, userid: &str) -> Result<(), ApiError> {
+        let client = network(client);
         let now = Instant::now();
         if let Some(wait) = self.by_address.as_ref().and_then(|t| t.wait(&client, now)) {
             let s = seconds(wait);
@@ -257,6 +274,7 @@ impl Throttle {
 
     /// Counts a failed password check of `userid` by `client`.
     pub(crate) fn failed(&self, client: IpAddr, userid: &str) {
+        let client = network(client);
         let now = Instant::now();
         if let Some(t) = &self.by_address {
             t.failed(&client, now);
@@ -275,6 +293,7 @@ impl Throttle {
         let Some(limiter) = &self.signups else {
             return Ok(());
         };
+        let client = network(client);
         match limiter.check_key(&client) {
             Ok(_) => Ok(()),
             Err(not_until) => {
@@ -338,6 +357,11 @@ mod tests {
         assert_eq!(t.wait(&1, now), Some(Duration::from_secs(4000)));
         assert_eq!(seconds(Duration::from_millis(1001)), 2);
         let ip = IpAddr::from([192, 0, 2, 1]);
+        assert_eq!(network(ip), ip);
+        let mapped: IpAddr = "::ffff:192.0.2.1".parse().unwrap();
+        assert_eq!(network(mapped), ip);
+        let v6: IpAddr = "2001:db8:1:2:aaaa:bbbb:cccc:dddd".parse().unwrap();
+        assert_eq!(network(v6), "2001:db8:1:2::".parse::<IpAddr>().unwrap());
         assert_eq!(Throttle::user_key(ip, "Alice").1, "alice");
         assert_eq!(Throttle::user_key(ip, &"x".repeat(5000)).1, "");
         assert_eq!(Throttle::user_key(ip, "not one").1, "");

@@ -411,3 +411,33 @@ fn without_the_proxy_the_socket_address_counts_and_x_forwarded_for_is_ignored() 
     assert_eq!(r.status, 201, "{}", r.text());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_ipv6_client_counts_by_its_64_network() {
+    let dir = temp_dir("throttle-ipv6");
+    let server = server(&dir, &["--failures-per-address", "2/60s"]);
+    let addr = server.addr;
+    assert_eq!(
+        sign_up(addr, "192.0.2.9", "alice", "alice-secret").status,
+        201
+    );
+    // Two failures from two addresses of one /64, then the whole /64 waits.
+    assert_eq!(
+        sign_in(addr, "2001:db8:0:7::1", "alice", "wrong-password").status,
+        403
+    );
+    assert_eq!(
+        sign_in(addr, "2001:db8:0:7::2", "alice", "wrong-password").status,
+        403
+    );
+    assert_throttled(
+        &sign_in(addr, "2001:db8:0:7::ffff", "alice", "alice-secret"),
+        30,
+    );
+    // The next /64 is another client.
+    assert_eq!(
+        sign_in(addr, "2001:db8:0:8::1", "alice", "alice-secret").status,
+        201
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
