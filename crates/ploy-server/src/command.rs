@@ -2,10 +2,11 @@
 //!
 //! ```text
 //! signup USER PASSWORD
+//! password USER OLD NEW
 //! help [GAME]
 //! list
 //! inbox USER PASSWORD
-//! GAME challenge [OPTIONS] USER1 PASSWORD USER2 [USER3 USER4]
+//! GAME challenge [OPTIONS] [--] USER1 PASSWORD USER2 [USER3 USER4]
 //! GAME move BOARD USER PASSWORD MOVE[#N]
 //! GAME show BOARD[#N]
 //! GAME history BOARD
@@ -16,28 +17,34 @@
 //! ```
 //!
 //! The first line of every reply is `ok ...` or `error CODE: reason`, where CODE is the HTTP
-//! status the API gives for the same failure (400, 403, 404, 409, 422, 503, 500). The lines
+//! status the API gives for the same failure (400, 403, 404, 409, 413, 422, 429, 503, 500). The lines
 //! after it are for people. [`execute`] gives the reply; `ployd cmd` and `POST /api/command`
 //! print each reply followed by a line holding a single `.` (a reply line starting with `.`
 //! gets a second `.` in front, as in SMTP, so that no line of a reply is a lone `.`).
 
 use std::fmt::Write as _;
+use std::net::IpAddr;
+use std::sync::Arc;
 
 use crate::game::{OptionKind, excerpt};
-use crate::service::{ApiError, Credentials, GameView, Service};
+use crate::service::{ApiError, Credentials, GameView, Service, Verdicts};
 use crate::store::Source;
 
 /// The commands, for `help`.
 pub const HELP: &str = "\
 Commands (one a line; words separated by spaces):
-  signup USER PASSWORD                        create an account
+  signup USER PASSWORD                        create an account (a password is 8 to
+                                              1024 bytes, no spaces)
+  password USER OLD NEW                       change your password (ends your other
+                                              sessions)
   help [GAME]                                 this text, or a game's options and moves
   list                                        the game types
   inbox USER PASSWORD                         your notifications
-  GAME challenge [OPTIONS] USER1 PASSWORD USER2 [USER3 USER4]
+  GAME challenge [OPTIONS] [--] USER1 PASSWORD USER2 [USER3 USER4]
                                               start a game (USER1 takes the first seat;
                                               the userid `bot` is the built-in bot; the
-                                              others are invited and must join)
+                                              others are invited and must join; `--`
+                                              ends the options)
   GAME join BOARD USER PASSWORD               join a game you are invited to
   GAME decline BOARD USER PASSWORD            decline it (the challenger: cancel it)
   GAME move BOARD USER PASSWORD MOVE[#N]      play a move (#N: the number of moves played
@@ -70,7 +77,9 @@ impl Reply {
         }
     }
 
-    fn error(e: &ApiError) -> Reply {
+    /// The reply `error STATUS: message` of `e`.
+    #[must_use]
+    pub fn error(e: &ApiError) -> Reply {
         Reply {
             first: format!("error {}: {}", e.status, one_line(&e.message)),
             body: Vec::new(),
@@ -140,35 +149,57 @@ fn split_number(text: &str) -> Result<(&str, Option<usize>), ApiError> {
     }
 }
 
+/// Who runs commands: the local machine (`ployd cmd`), or a client of `POST /api/command`
+/// with its address, its session and the verdicts of its request's password checks.
+#[derive(Clone, Debug, Default)]
+pub struct Caller {
+    /// The user of the session cookie, if any: where a command takes `USER PASSWORD`, the
+    /// password `*` stands for the session if USER is the session's user.
+    pub session: Option<String>,
+    /// The session's token, kept when the session's user changes the password.
+    pub session_token: Option<String>,
+    /// The client's address (`None`: the local machine, not throttled).
+    pub client: Option<IpAddr>,
+    /// The verdicts of the password checks of the request: a (userid, password) pair is
+    /// checked once in it.
+    pub verdicts: Arc<Verdicts>,
+}
+
 /// Runs one command line and gives the reply.
 pub fn execute(service: &Service, line: &str) -> Reply {
-    execute_as(service, line, None)
+    execute_for(service, line, &Caller::default())
 }
 
 /// Runs one command line for a client signed in as `session` (`POST /api/command` with the
 /// session cookie): where a command takes `USER PASSWORD`, the password `*` stands for the
 /// session if USER is the session's user.
 pub fn execute_as(service: &Service, line: &str, session: Option<&str>) -> Reply {
+    let caller = Caller {
+        session: session.map(str::to_owned),
+        ..Caller::default()
+    };
+    execute_for(service, line, &caller)
+}
+
+/// Runs one command line for `caller`.
+pub fn execute_for(service: &Service, line: &str, caller: &Caller) -> Reply {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let reply = run(service, &words, session).unwrap_or_else(|e| Reply::error(&e));
+    let reply = run(service, &words, caller).unwrap_or_else(|e| Reply::error(&e));
     service.run_pending_bots();
     reply
 }
 
-fn password(user: &str, password: &str, session: Option<&str>) -> Credentials {
+fn password(user: &str, password: &str, caller: &Caller) -> Credentials {
     if password == "*"
-        && let Some(s) = session
+        && let Some(s) = &caller.session
         && s.eq_ignore_ascii_case(user)
     {
-        return Credentials::Session(s.to_owned());
+        return Credentials::Session(s.clone());
     }
-    Credentials::Password {
-        userid: user.to_owned(),
-        password: password.to_owned(),
-    }
+    Credentials::from_client(user, password, caller.client).in_request(&caller.verdicts)
 }
 
-fn run(service: &Service, words: &[&str], session: Option<&str>) -> Result<Reply, ApiError> {
+fn run(service: &Service, words: &[&str], session: &Caller) -> Result<Reply, ApiError> {
     let Some((&first, rest)) = words.split_first() else {
         return Err(ApiError::bad_request("an empty command; `help` lists them"));
     };
@@ -177,8 +208,20 @@ fn run(service: &Service, words: &[&str], session: Option<&str>) -> Result<Reply
             let [user, pass] = rest else {
                 return Err(usage("signup USER PASSWORD"));
             };
-            let user = service.signup(user, pass)?;
+            let user = service.signup_from(user, pass, session.client)?;
             Ok(Reply::ok(format!("signed up {user}")))
+        }
+        "password" => {
+            let [user, old, new] = rest else {
+                return Err(usage("password USER OLD NEW"));
+            };
+            let keep = session
+                .session
+                .as_deref()
+                .filter(|s| s.eq_ignore_ascii_case(user))
+                .and(session.session_token.as_deref());
+            let user = service.change_password(&password(user, old, session), new, keep)?;
+            Ok(Reply::ok(format!("password changed for {user}")))
         }
         "help" => match rest {
             [] => Ok(Reply::ok("help").with_text(HELP)),
@@ -340,20 +383,29 @@ fn game_command(
     game: &str,
     verb: &str,
     args: &[&str],
-    session: Option<&str>,
+    session: &Caller,
 ) -> Result<Reply, ApiError> {
     match verb {
         "help" => game_help(service, game),
         "challenge" => {
-            let n_opts = args.iter().take_while(|a| a.starts_with('-')).count();
+            // The options run up to the first word that does not begin with `-`, or to
+            // `--`, which ends them (so that a userid such as `-x` can follow).
+            let n_opts = args
+                .iter()
+                .take_while(|a| a.starts_with('-') && **a != "--")
+                .count();
             let (opts, people) = args.split_at(n_opts);
+            let people = match people.split_first() {
+                Some((&"--", rest)) => rest,
+                _ => people,
+            };
             let (user, pass, others) = match people {
                 [user, pass, others @ ..] if !others.is_empty() && others.len() <= 3 => {
                     (*user, *pass, others)
                 }
                 _ => {
                     return Err(usage(&format!(
-                        "{game} challenge [OPTIONS] USER1 PASSWORD USER2 [USER3 USER4]"
+                        "{game} challenge [OPTIONS] [--] USER1 PASSWORD USER2 [USER3 USER4]"
                     )));
                 }
             };
@@ -576,12 +628,18 @@ mod tests {
             Arc::new(FixedClock::new(1_000_000)),
             config,
         );
-        assert!(execute(&service, "signup alice pa").is_ok());
-        assert!(execute(&service, "signup bob pb").is_ok());
-        assert!(execute(&service, "ploy challenge alice pa bob").is_ok());
-        assert!(execute(&service, "ploy challenge -variant=ffa alice pa bot bob bot").is_ok());
-        assert!(execute(&service, "pente challenge -size=7 alice pa bob").is_ok());
-        assert!(execute(&service, "pyloff challenge -size=2 alice pa bob bot").is_ok());
+        assert!(execute(&service, "signup alice pa-secret").is_ok());
+        assert!(execute(&service, "signup bob pb-secret").is_ok());
+        assert!(execute(&service, "ploy challenge alice pa-secret bob").is_ok());
+        assert!(
+            execute(
+                &service,
+                "ploy challenge -variant=ffa alice pa-secret bot bob bot"
+            )
+            .is_ok()
+        );
+        assert!(execute(&service, "pente challenge -size=7 alice pa-secret bob").is_ok());
+        assert!(execute(&service, "pyloff challenge -size=2 alice pa-secret bob bot").is_ok());
         let words = [
             "ploy",
             "pente",
@@ -614,9 +672,9 @@ mod tests {
             "accept",
             "reject",
             "alice",
-            "pa",
+            "pa-secret",
             "bob",
-            "pb",
+            "pb-secret",
             "bot",
             "101",
             "102",

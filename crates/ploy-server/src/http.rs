@@ -1,14 +1,17 @@
 //! The HTTP API (axum on tokio): JSON routes, the command route, Server-Sent Events.
 //!
-//! Every service call runs on tokio's blocking pool (`spawn_blocking`): SQLite, argon2 and
-//! replays never hold up the async workers, and bot searches run on their own threads.
+//! Every service call runs on tokio's blocking pool (`spawn_blocking`): SQLite and replays
+//! never hold up the async workers; argon2 runs on the service's hash workers and bot
+//! searches on their own threads.
 //!
 //! Checks come in this order, the first failure answers: 403 `cross_origin` for a
 //! cookie-bearing action from another origin (`guard.rs`, before any route); 408 a body
 //! slower than the body timeout (it is read whole before the handler runs); 404 unknown
 //! game; 415 a non-empty body not marked `application/json`; 400 malformed body or missing
 //! field; 403 unknown user, wrong password, or no seat; 409 game over, stale `ply`, not the
-//! user's turn; 422 an illegal move. Every error body is
+//! user's turn; 422 an illegal move. Where a password is checked, a throttled client
+//! address gets 429 `throttled` and full hash workers 503 `busy`, both with `Retry-After`.
+//! Every error body is
 //! `{"error": word, "message": text}`, including the framework's own (unknown route, wrong
 //! method, oversized body), which a last layer rewrites.
 //!
@@ -43,9 +46,9 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::command;
 use crate::page;
-use crate::service::{ApiError, Credentials, Service, Setup};
+use crate::service::{ApiError, Credentials, Service, Setup, Verdicts};
 use crate::store::{Event, Summary};
-use bodies::{Account, Challenge, Empty, PlayMove, SeatsOf, Who};
+use bodies::{Account, Challenge, Empty, NewPassword, PlayMove, SeatsOf, Who};
 use client::Client;
 use guard::RequestBody;
 pub use guard::parse_public_origin;
@@ -78,10 +81,15 @@ struct PageFile;
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        json_response(
+        let mut res = json_response(
             status,
             &json!({"error": self.word, "message": self.message}),
-        )
+        );
+        if let Some(seconds) = self.retry_after {
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        res
     }
 }
 
@@ -118,16 +126,19 @@ fn cookie_token(headers: &HeaderMap) -> Option<String> {
         .map(|(_, v)| v.to_owned())
 }
 
-/// The credentials of a request: `userid` and `password` in the body, or the session
-/// cookie. Missing fields without a cookie are 400; a dead session is 403. (The body's
-/// reader has already checked that both, when given, are strings.)
-fn credentials(service: &Service, headers: &HeaderMap, who: Who) -> Result<Credentials, ApiError> {
+/// The credentials of a request from `client`: `userid` and `password` in the body
+/// (checked under the throttles of the client's address), or the session cookie. Missing
+/// fields without a cookie are 400; a dead session is 403. (The body's reader has already
+/// checked that both, when given, are strings.)
+fn credentials(
+    service: &Service,
+    headers: &HeaderMap,
+    who: Who,
+    client: Client,
+) -> Result<Credentials, ApiError> {
     let Who { userid, password } = who;
     if let (Some(userid), Some(password)) = (&userid, password) {
-        return Ok(Credentials::Password {
-            userid: userid.clone(),
-            password,
-        });
+        return Ok(Credentials::from_client(userid, &password, Some(client.ip)));
     }
     let Some(token) = cookie_token(headers) else {
         let missing = if userid.is_none() {
@@ -229,10 +240,14 @@ async fn page_asset(Path(file): Path<String>) -> Result<Response, ApiError> {
     page_file(&format!("/page/{file}"))
 }
 
-async fn create_user(State(app): State<AppState>, body: RequestBody) -> Result<Response, ApiError> {
+async fn create_user(
+    State(app): State<AppState>,
+    client: Client,
+    body: RequestBody,
+) -> Result<Response, ApiError> {
     let Account { userid, password } = body.read(Empty::Refused)?;
     let s = Arc::clone(&app.service);
-    let user = blocking(move || s.signup(&userid, &password)).await?;
+    let user = blocking(move || s.signup_from(&userid, &password, Some(client.ip))).await?;
     Ok(json_response(StatusCode::CREATED, &json!({"userid": user})))
 }
 
@@ -259,7 +274,14 @@ async fn create_session(
 ) -> Result<Response, ApiError> {
     let Account { userid, password } = body.read(Empty::Refused)?;
     let s = Arc::clone(&app.service);
-    let (token, user) = blocking(move || s.login(&userid, &password)).await?;
+    let (token, user) = blocking(move || {
+        s.open_session(&Credentials::from_client(
+            &userid,
+            &password,
+            Some(client.ip),
+        ))
+    })
+    .await?;
     let mut res = json_response(StatusCode::CREATED, &json!({"userid": user}));
     res.headers_mut().insert(
         header::SET_COOKIE,
@@ -282,14 +304,31 @@ async fn get_session(
     Ok(json_response(StatusCode::OK, &json!({"userid": user})))
 }
 
+/// `DELETE /api/sessions`: signs out (with `?all=1`: ends every session of the user, on
+/// every device).
 async fn delete_session(
     State(app): State<AppState>,
     client: Client,
     headers: HeaderMap,
+    RawQuery(q): RawQuery,
 ) -> Result<Response, ApiError> {
+    let everywhere = match query_value(q.as_deref(), "all").as_deref() {
+        None | Some("0") => false,
+        Some("1") => true,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "`all={}` is not 0 or 1",
+                crate::game::excerpt(other)
+            )));
+        }
+    };
     if let Some(token) = cookie_token(&headers) {
         let s = Arc::clone(&app.service);
-        blocking(move || s.logout(&token)).await?;
+        if everywhere {
+            blocking(move || s.logout_everywhere(&token).map(drop)).await?;
+        } else {
+            blocking(move || s.logout(&token)).await?;
+        }
     }
     let mut res = StatusCode::NO_CONTENT.into_response();
     res.headers_mut().insert(
@@ -297,6 +336,44 @@ async fn delete_session(
         session_cookie("", 0, app.secure_cookie(client)),
     );
     Ok(res)
+}
+
+/// `POST /api/password`: changes the password (the current one is always needed) and ends
+/// the user's other sessions.
+async fn change_password(
+    State(app): State<AppState>,
+    client: Client,
+    headers: HeaderMap,
+    body: RequestBody,
+) -> Result<Response, ApiError> {
+    let NewPassword {
+        new_password,
+        who: Who { userid, password },
+    } = body.read(Empty::Refused)?;
+    let Some(password) = password else {
+        return Err(ApiError::bad_request(
+            "missing field `password` (the current password)",
+        ));
+    };
+    let s = Arc::clone(&app.service);
+    let token = cookie_token(&headers);
+    blocking(move || {
+        let userid = match (userid, &token) {
+            (Some(u), _) => u,
+            (None, Some(token)) => s
+                .session_user(token)?
+                .ok_or_else(|| ApiError::forbidden("the session has ended; sign in again"))?,
+            (None, None) => {
+                return Err(ApiError::bad_request(
+                    "missing field `userid` (or sign in for a session cookie)",
+                ));
+            }
+        };
+        let creds = Credentials::from_client(&userid, &password, Some(client.ip));
+        s.change_password(&creds, &new_password, token.as_deref())
+    })
+    .await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 async fn list_types(State(app): State<AppState>) -> Response {
@@ -361,6 +438,7 @@ async fn list_games(
 
 async fn create_game(
     State(app): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     body: RequestBody,
 ) -> Result<Response, ApiError> {
@@ -372,7 +450,7 @@ async fn create_game(
     } = body.read(Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let view = blocking(move || {
-        let creds = credentials(&s, &headers, who)?;
+        let creds = credentials(&s, &headers, who, client)?;
         s.challenge(&game, &options, &creds, &players)
     })
     .await?;
@@ -402,6 +480,7 @@ async fn get_game(
 async fn post_move(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    client: Client,
     headers: HeaderMap,
     body: RequestBody,
 ) -> Result<Response, ApiError> {
@@ -409,7 +488,7 @@ async fn post_move(
     let PlayMove { text, ply, who } = body.read(Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let view = blocking(move || {
-        let creds = credentials(&s, &headers, who)?;
+        let creds = credentials(&s, &headers, who, client)?;
         s.play(id, &creds, &text, Some(ply))
     })
     .await?;
@@ -419,6 +498,7 @@ async fn post_move(
 async fn game_action(
     app: AppState,
     id: String,
+    client: Client,
     headers: HeaderMap,
     body: RequestBody,
     action: &'static str,
@@ -427,7 +507,7 @@ async fn game_action(
     let who: Who = body.read(Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let view = blocking(move || {
-        let creds = credentials(&s, &headers, who)?;
+        let creds = credentials(&s, &headers, who, client)?;
         match action {
             "resign" => s.resign(id, &creds),
             "join" => s.join(id, &creds),
@@ -445,20 +525,22 @@ fn action_route(action: &'static str) -> MethodRouter<AppState> {
     post(
         move |State(app): State<AppState>,
               Path(id): Path<String>,
+              client: Client,
               headers: HeaderMap,
-              body: RequestBody| game_action(app, id, headers, body, action),
+              body: RequestBody| game_action(app, id, client, headers, body, action),
     )
 }
 
 async fn inbox(
     app: AppState,
+    client: Client,
     headers: HeaderMap,
     who: Who,
     after: i64,
 ) -> Result<Response, ApiError> {
     let s = Arc::clone(&app.service);
     let (notes, invitations) = blocking(move || {
-        let creds = credentials(&s, &headers, who)?;
+        let creds = credentials(&s, &headers, who, client)?;
         let user = s.authenticate(&creds)?;
         Ok((s.inbox(&user, after)?, s.invitations_for(&user)?))
     })
@@ -488,44 +570,82 @@ fn after_param(q: Option<&str>) -> Result<i64, ApiError> {
 
 async fn get_inbox(
     State(app): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Result<Response, ApiError> {
     let after = after_param(q.as_deref())?;
-    inbox(app, headers, Who::default(), after).await
+    inbox(app, client, headers, Who::default(), after).await
 }
 
 async fn post_inbox(
     State(app): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
     body: RequestBody,
 ) -> Result<Response, ApiError> {
     let after = after_param(q.as_deref())?;
     let who: Who = body.read(Empty::NoFields)?;
-    inbox(app, headers, who, after).await
+    inbox(app, client, headers, who, after).await
 }
+
+/// The most command lines one `POST /api/command` may hold.
+pub const MAX_COMMANDS: usize = 32;
+
+/// Once the replies of one `POST /api/command` reach this many bytes, its remaining lines
+/// are not run.
+pub const MAX_COMMAND_REPLY: usize = 1024 * 1024;
 
 async fn post_command(
     State(app): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     body: RequestBody,
 ) -> Result<Response, ApiError> {
     let text = std::str::from_utf8(&body.bytes)
         .map_err(|_| ApiError::bad_request("the command is not UTF-8 text"))?
         .to_owned();
-    if text.trim().is_empty() {
+    let lines: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_owned)
+        .collect();
+    if lines.is_empty() {
         return Err(ApiError::bad_request("the request holds no command"));
+    }
+    if lines.len() > MAX_COMMANDS {
+        return Err(ApiError::new(
+            413,
+            "too_many_commands",
+            format!(
+                "the request holds {} commands; at most {MAX_COMMANDS} run in one request",
+                lines.len()
+            ),
+        ));
     }
     let s = Arc::clone(&app.service);
     let out = blocking(move || {
-        let session = match cookie_token(&headers) {
-            Some(token) => s.session_user(&token)?,
+        let token = cookie_token(&headers);
+        let session = match &token {
+            Some(token) => s.session_user(token)?,
             None => None,
         };
+        let caller = command::Caller {
+            session_token: session.as_ref().and(token),
+            session,
+            client: Some(client.ip),
+            verdicts: Arc::new(Verdicts::new()),
+        };
+        let too_large =
+            command::Reply::error(&ApiError::new(413, "too_large", "reply too large")).framed();
         let mut out = String::new();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            out.push_str(&command::execute_as(&s, line, session.as_deref()).framed());
+        for line in &lines {
+            if out.len() >= MAX_COMMAND_REPLY {
+                out.push_str(&too_large);
+            } else {
+                out.push_str(&command::execute_for(&s, line, &caller).framed());
+            }
         }
         Ok(out)
     })
@@ -664,6 +784,7 @@ fn router(app: AppState) -> Router {
             "/api/sessions",
             post(create_session).get(get_session).delete(delete_session),
         )
+        .route("/api/password", post(change_password))
         .route("/page/{file}", get(page_asset))
         .route("/api/types", get(list_types))
         .route("/api/types/{name}/seats", post(type_seats))

@@ -29,13 +29,13 @@
 //! config.hash.memory_kib = 256; // cheap hashes for the example
 //! config.hash.iterations = 1;
 //! let service = Service::new(Store::open(&path)?, Registry::standard(), Arc::new(SystemClock), config);
-//! assert_eq!(execute(&service, "signup alice s3cret").first, "ok signed up alice");
-//! assert_eq!(execute(&service, "signup bob hunter2").first, "ok signed up bob");
-//! assert_eq!(execute(&service, "ploy challenge alice s3cret bob").first, "ok board 101");
-//! assert_eq!(execute(&service, "ploy join 101 bob hunter2").first, "ok board 101: started");
-//! assert!(execute(&service, "ploy move 101 alice s3cret e3-e4#0").is_ok());
+//! assert_eq!(execute(&service, "signup alice s3cret-pw").first, "ok signed up alice");
+//! assert_eq!(execute(&service, "signup bob hunter22").first, "ok signed up bob");
+//! assert_eq!(execute(&service, "ploy challenge alice s3cret-pw bob").first, "ok board 101");
+//! assert_eq!(execute(&service, "ploy join 101 bob hunter22").first, "ok board 101: started");
+//! assert!(execute(&service, "ploy move 101 alice s3cret-pw e3-e4#0").is_ok());
 //! assert_eq!(
-//!     execute(&service, "ploy move 101 bob hunter2 e7-e6-0#0").first,
+//!     execute(&service, "ploy move 101 bob hunter22 e7-e6-0#0").first,
 //!     "error 409: board 101 has 1 move played; a move numbered #0 is stale"
 //! );
 //! # std::fs::remove_dir_all(&dir)?;

@@ -11,7 +11,9 @@ use clap::{Args, Parser, Subcommand};
 use ploy_server::auth::HashParams;
 use ploy_server::command;
 use ploy_server::game::{Budget, Registry};
-use ploy_server::service::{Clock, Config, FixedClock, Service, SystemClock, format_duration};
+use ploy_server::service::{
+    Clock, Config, FixedClock, Limits, Rate, Service, SystemClock, format_duration,
+};
 use ploy_server::store::{Scan, Store};
 
 /// A play-by-mail game server for Ploy: pbmserv-style commands, an HTTP API, SQLite.
@@ -56,6 +58,8 @@ struct Common {
 }
 
 #[derive(Subcommand, Debug)]
+// Parsed once at start: the size of the `serve` variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 enum Command {
     /// Serves the HTTP API and the page for playing in the browser (at /).
     Serve {
@@ -108,6 +112,8 @@ enum Command {
         /// (so that proxies and the idle limits of the way keep it open).
         #[arg(long, default_value = "25s", value_parser = positive_time, value_name = "TIME")]
         stream_keepalive: Duration,
+        #[command(flatten)]
+        accounts: AccountLimits,
     },
     /// Reads commands, one a line, on standard input; prints each reply and a line `.`.
     Cmd,
@@ -133,6 +139,54 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+}
+
+/// The limits of `ployd serve` on password work and on what one client address may try.
+#[derive(Args, Debug, Clone)]
+struct AccountLimits {
+    /// Threads that compute password hashes: at most this many argon2id computations
+    /// (19 MiB each by default) run at once. Default: the number of cores.
+    #[arg(long, default_value_t = default_hash_workers(), value_name = "N")]
+    hash_workers: usize,
+    /// Password computations that may wait for a hash thread; beyond them the request is
+    /// refused with `503 busy`.
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    hash_queue: usize,
+    /// Failed password checks per client address (N/DURATION, or off); beyond them `429
+    /// throttled`.
+    #[arg(long, default_value = "10/1m", value_parser = parse_limit, value_name = "N/TIME")]
+    failures_per_address: Limit,
+    /// Failed password checks per client address and userid (N/DURATION, or off).
+    #[arg(long, default_value = "5/15m", value_parser = parse_limit, value_name = "N/TIME")]
+    failures_per_user: Limit,
+    /// New accounts per client address (N/DURATION, or off), through `POST /api/users` and
+    /// the `signup` command together.
+    #[arg(long, default_value = "5/1h", value_parser = parse_limit, value_name = "N/TIME")]
+    signups_per_address: Limit,
+}
+
+fn default_hash_workers() -> usize {
+    Config::default().hash_workers
+}
+
+/// A limit of a flag: `N/DURATION` or `off`.
+#[derive(Clone, Copy, Debug)]
+struct Limit(Option<Rate>);
+
+fn parse_limit(text: &str) -> Result<Limit, String> {
+    Rate::parse(text, parse_time).map(Limit)
+}
+
+impl AccountLimits {
+    fn apply(&self, config: &mut Config) {
+        config.hash_workers = self.hash_workers.max(1);
+        config.hash_queue = self.hash_queue;
+        config.limits = Limits {
+            failures_per_address: self.failures_per_address.0,
+            failures_per_user: self.failures_per_user.0,
+            signups_per_address: self.signups_per_address.0,
+        };
+    }
 }
 
 /// The most lines of SQLite's checks that `serve` and `check` print.
@@ -197,7 +251,7 @@ fn service_with(common: &Common, adjust: impl FnOnce(&mut Config)) -> Result<Ser
         Some(t) => Arc::new(FixedClock::new(t)),
         None => Arc::new(SystemClock),
     };
-    let config = Config {
+    let mut config = Config {
         bot_budget: Budget {
             time: Some(common.bot_time),
             nodes: common.bot_nodes,
@@ -210,7 +264,6 @@ fn service_with(common: &Common, adjust: impl FnOnce(&mut Config)) -> Result<Ser
         },
         ..Config::default()
     };
-    let mut config = config;
     adjust(&mut config);
     Ok(Service::new(store, Registry::standard(), clock, config))
 }
@@ -231,10 +284,12 @@ fn run(cli: Cli) -> Result<(), String> {
             idle_timeout,
             max_connections,
             stream_keepalive,
+            accounts,
         } => {
             let service = service_with(&cli.common, |c| {
                 c.bot_games_per_user = bot_games_per_user.max(1);
                 c.max_invitations = max_invitations;
+                accounts.apply(c);
             })?;
             // Refuse a damaged file before anything is served from it or written to it.
             let started = Instant::now();

@@ -26,17 +26,21 @@ pub mod check;
 pub mod clock;
 pub mod endings;
 pub mod error;
+pub mod hashing;
 pub mod invitations;
 pub mod moves;
 pub mod replay;
+pub mod throttle;
 pub mod timers;
 pub mod view;
 
-pub use accounts::Credentials;
+pub use accounts::{Credentials, Verdicts};
 pub use challenges::Setup;
 pub use check::CheckProblem;
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use error::ApiError;
+pub use hashing::{HashTicket, HashWorkers};
+pub use throttle::{Limits, Rate};
 pub use timers::{format_duration, parse_duration};
 pub use view::{GameView, HistoryLine};
 
@@ -67,6 +71,13 @@ pub struct Config {
     /// The most invitations one challenger may have open (games waiting for someone to
     /// join); one more is refused (429 `too_many_invitations`).
     pub max_invitations: usize,
+    /// Threads that compute password hashes: at most this many argon2id computations run
+    /// at once (default: the number of cores).
+    pub hash_workers: usize,
+    /// Computations that may wait for a hash thread; beyond them `503 busy` (default 64).
+    pub hash_queue: usize,
+    /// The throttles of clients on the network ([`Credentials::Remote`], new accounts).
+    pub limits: Limits,
 }
 
 impl Default for Config {
@@ -81,6 +92,9 @@ impl Default for Config {
             list_limit: 1000,
             bot_games_per_user: 8,
             max_invitations: 20,
+            hash_workers: std::thread::available_parallelism().map_or(2, usize::from),
+            hash_queue: 64,
+            limits: Limits::default(),
         }
     }
 }
@@ -101,6 +115,8 @@ pub struct Service {
     clock: Arc<dyn Clock>,
     config: Config,
     bots: Bots,
+    hashers: HashWorkers,
+    throttle: throttle::Throttle,
     on_change: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
     /// Held while a challenge with invitations counts the challenger's open ones and
     /// writes the game.
@@ -122,15 +138,23 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 impl Service {
-    /// A service that collects bot turns for [`Service::run_pending_bots`].
+    /// A service that collects bot turns for [`Service::run_pending_bots`], with its
+    /// `config.hash_workers` password-hash threads.
+    ///
+    /// # Panics
+    /// The operating system cannot start a thread.
     #[must_use]
     pub fn new(store: Store, registry: Registry, clock: Arc<dyn Clock>, config: Config) -> Service {
+        let hashers = HashWorkers::start(config.hash_workers, config.hash_queue)
+            .expect("the password-hash threads can start");
         Service {
             store,
             registry,
             clock,
+            throttle: throttle::Throttle::new(config.limits),
             config,
             bots: Bots::Inline(Mutex::new(Vec::new())),
+            hashers,
             on_change: Mutex::new(None),
             invitations_lock: Mutex::new(()),
         }

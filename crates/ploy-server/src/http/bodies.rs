@@ -159,6 +159,25 @@ impl Body for Account {
     ];
 }
 
+/// `POST /api/password`: the new password, with the current one (and the userid, unless a
+/// session cookie names the user).
+#[derive(Clone, Debug, Deserialize)]
+pub(super) struct NewPassword {
+    /// The new password.
+    pub new_password: String,
+    /// Whose password, and the current one.
+    #[serde(flatten)]
+    pub who: Who,
+}
+
+impl Body for NewPassword {
+    const FIELDS: &'static [Field] = &[
+        Field::required("new_password", Kind::Text),
+        USERID,
+        PASSWORD,
+    ];
+}
+
 /// `POST /api/types/{name}/seats`: the options of a challenge not yet made.
 #[derive(Clone, Debug, Deserialize)]
 pub(super) struct SeatsOf {

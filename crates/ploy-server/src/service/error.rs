@@ -12,10 +12,15 @@ pub struct ApiError {
     pub status: u16,
     /// One word for programs: `bad_request`, `forbidden`, `not_found`, `taken`, `game_over`,
     /// `stale`, `not_your_turn`, `no_offer`, `declined`, `rules_version`, `illegal_move`,
-    /// `too_large`, `method_not_allowed`, `busy`, `storage_full`, `internal`.
+    /// `too_large`, `method_not_allowed`, `busy`, `throttled`, `too_many_commands`,
+    /// `not_started`, `started`, `too_many_bot_games`, `too_many_invitations`,
+    /// `storage_full`, `internal`.
     pub word: &'static str,
     /// What went wrong.
     pub message: String,
+    /// When to try again, seconds: the HTTP API sends it as `Retry-After` (with `429
+    /// throttled` and `503 busy`).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -26,7 +31,22 @@ impl ApiError {
             status,
             word,
             message: message.into(),
+            retry_after: None,
         }
+    }
+
+    /// The same error, telling the client to try again after `seconds` (at least 1).
+    #[must_use]
+    pub fn retry_after(mut self, seconds: u64) -> ApiError {
+        self.retry_after = Some(seconds.max(1));
+        self
+    }
+
+    /// `429 throttled`: too many failed password checks or new accounts from one client;
+    /// try again after `seconds`.
+    #[must_use]
+    pub fn throttled(message: impl Into<String>, seconds: u64) -> ApiError {
+        ApiError::new(429, "throttled", message).retry_after(seconds)
     }
 
     /// 400.
@@ -77,7 +97,7 @@ impl From<StoreError> for ApiError {
                 "the server's storage is full; nothing was changed",
             )
         } else if e.is_busy() {
-            ApiError::new(503, "busy", "the database is busy; try again")
+            ApiError::new(503, "busy", "the database is busy; try again").retry_after(1)
         } else {
             ApiError::internal(e.to_string())
         }

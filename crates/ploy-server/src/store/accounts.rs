@@ -1,6 +1,6 @@
 //! Users and sessions.
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
 use super::{Store, StoreError};
 
@@ -100,5 +100,43 @@ impl Store {
             )?;
             Ok(())
         })
+    }
+
+    /// Replaces the password hash of `userid` and ends every session of the user but the
+    /// one whose token hash is `keep`, in one transaction. `false` if there is no such
+    /// user (nothing changed).
+    ///
+    /// # Errors
+    /// Storage failure (nothing changed).
+    pub fn set_password(
+        &self,
+        userid: &str,
+        hash: &str,
+        keep: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        self.with(|c| {
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let n = tx.execute(
+                "UPDATE users SET password_hash = ?2 WHERE userid = ?1",
+                params![userid, hash],
+            )?;
+            if n != 1 {
+                return Ok(false);
+            }
+            tx.execute(
+                "DELETE FROM sessions WHERE userid = ?1 AND token_hash IS NOT ?2",
+                params![userid, keep],
+            )?;
+            tx.commit()?;
+            Ok(true)
+        })
+    }
+
+    /// Ends every session of `userid`; the number ended.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn delete_sessions_of(&self, userid: &str) -> Result<usize, StoreError> {
+        self.with(|c| Ok(c.execute("DELETE FROM sessions WHERE userid = ?1", params![userid])?))
     }
 }

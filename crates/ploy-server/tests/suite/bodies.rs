@@ -44,17 +44,17 @@ fn bodies_are_read_field_by_field_with_todays_words() {
     let dir = temp_dir("http-bodies");
     let server = Server::start(&dir.join("db"), &[]);
     let addr = server.addr;
-    signup(addr, "alice", "pa");
-    signup(addr, "bob", "pb");
+    signup(addr, "alice", "pa-secret");
+    signup(addr, "bob", "pb-secret");
     let id = post(
         addr,
         "/api/games",
-        &json!({"game": "ploy", "players": ["alice", "bob"], "userid": "alice", "password": "pa"}),
+        &json!({"game": "ploy", "players": ["alice", "bob"], "userid": "alice", "password": "pa-secret"}),
     )
     .json()["id"]
         .as_i64()
         .unwrap();
-    crate::common::join(addr, id, "bob", "pb");
+    crate::common::join(addr, id, "bob", "pb-secret");
     let moves = format!("/api/games/{id}/moves");
     let json = Some("application/json");
     let bad = |m: &str| (400, m.to_owned());
@@ -64,21 +64,21 @@ fn bodies_are_read_field_by_field_with_todays_words() {
             "last duplicate key counts",
             "/api/users".into(),
             json,
-            r#"{"userid":"dup","userid":"carl","password":"pc"}"#,
+            r#"{"userid":"dup","userid":"carl","password":"pc-secret"}"#,
             (201, "carl".into()),
         ),
         (
             "JSON with a charset",
             "/api/users".into(),
             Some("application/json; charset=utf-8"),
-            r#"{"userid":"dave","password":"pd"}"#,
+            r#"{"userid":"dave","password":"pd-secret"}"#,
             (201, "dave".into()),
         ),
         (
             "JSON in capitals",
             "/api/users".into(),
             Some("Application/JSON"),
-            r#"{"userid":"erin","password":"pe"}"#,
+            r#"{"userid":"erin","password":"pe-secret"}"#,
             (201, "erin".into()),
         ),
         (
@@ -262,7 +262,7 @@ fn bodies_are_read_field_by_field_with_todays_words() {
             "last of duplicate moves and plies",
             moves.clone(),
             json,
-            r#"{"userid":"alice","password":"pa","move":"zz","ply":"x","move":"e3-e4","ply":0}"#,
+            r#"{"userid":"alice","password":"pa-secret","move":"zz","ply":"x","move":"e3-e4","ply":0}"#,
             (200, String::new()),
         ),
         // Resignations and draws, seats, the inbox.

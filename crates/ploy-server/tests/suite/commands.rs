@@ -74,9 +74,12 @@ fn whole_games_through_the_command_language() {
     let dir = temp_dir("cmd-whole");
     let db = dir.join("db");
     let mut cmd = Cmd::start(&db, &[]);
-    assert_eq!(cmd.first("signup alice pa"), "ok signed up alice");
-    assert_eq!(cmd.first("signup bob pb"), "ok signed up bob");
-    assert!(cmd.first("signup bot x").starts_with("error 409:"));
+    assert_eq!(cmd.first("signup alice pa-secret"), "ok signed up alice");
+    assert_eq!(cmd.first("signup bob pb-secret"), "ok signed up bob");
+    assert!(
+        cmd.first("signup bot long-enough")
+            .starts_with("error 409:")
+    );
     assert!(cmd.first("signup al!ce x").starts_with("error 400:"));
     let list = cmd.send("list");
     assert_eq!(list[0], "ok 3 game types");
@@ -91,13 +94,19 @@ fn whole_games_through_the_command_language() {
     );
 
     // Two people: bob is invited, and the game starts when he joins.
-    assert_eq!(cmd.first("ploy challenge alice pa bob"), "ok board 101");
-    assert_eq!(cmd.first("ploy join 101 bob pb"), "ok board 101: started");
+    assert_eq!(
+        cmd.first("ploy challenge alice pa-secret bob"),
+        "ok board 101"
+    );
+    assert_eq!(
+        cmd.first("ploy join 101 bob pb-secret"),
+        "ok board 101: started"
+    );
     let g = play_out(
         &mut cmd,
         101,
         Variant::TwoPlayer,
-        &[("alice", "pa"), ("bob", "pb")],
+        &[("alice", "pa-secret"), ("bob", "pb-secret")],
         1,
     );
     let shown = cmd.send(&format!("ploy show 101#{}", g.moves().len()));
@@ -110,28 +119,46 @@ fn whole_games_through_the_command_language() {
     );
 
     // Against the bot: it answers within the same command.
-    assert_eq!(cmd.first("ploy challenge alice pa bot"), "ok board 102");
-    play_out(&mut cmd, 102, Variant::TwoPlayer, &[("alice", "pa")], 2);
+    assert_eq!(
+        cmd.first("ploy challenge alice pa-secret bot"),
+        "ok board 102"
+    );
+    play_out(
+        &mut cmd,
+        102,
+        Variant::TwoPlayer,
+        &[("alice", "pa-secret")],
+        2,
+    );
 
     // Four players, two people and two bots in a partnership game.
     assert_eq!(
-        cmd.first("ploy challenge -variant=partnership alice pa bot bob bot"),
+        cmd.first("ploy challenge -variant=partnership alice pa-secret bot bob bot"),
         "ok board 103"
     );
-    assert_eq!(cmd.first("ploy join 103 bob pb"), "ok board 103: started");
+    assert_eq!(
+        cmd.first("ploy join 103 bob pb-secret"),
+        "ok board 103: started"
+    );
     play_out(
         &mut cmd,
         103,
         Variant::Partnership,
-        &[("alice", "pa"), ("bob", "pb")],
+        &[("alice", "pa-secret"), ("bob", "pb-secret")],
         3,
     );
     // A free-for-all game with three bots.
     assert_eq!(
-        cmd.first("ploy challenge -variant=ffa alice pa bot bot bot"),
+        cmd.first("ploy challenge -variant=ffa alice pa-secret bot bot bot"),
         "ok board 104"
     );
-    play_out(&mut cmd, 104, Variant::FreeForAll, &[("alice", "pa")], 4);
+    play_out(
+        &mut cmd,
+        104,
+        Variant::FreeForAll,
+        &[("alice", "pa-secret")],
+        4,
+    );
 
     let games = cmd.send("ploy games alice all");
     assert_eq!(games[0], "ok 4 games");
@@ -185,13 +212,16 @@ fn whole_games_through_the_command_language() {
 fn refused_commands_say_why_and_change_nothing() {
     let dir = temp_dir("cmd-refusals");
     let mut cmd = Cmd::start(&dir.join("db"), &[]);
-    cmd.send("signup alice pa");
-    cmd.send("signup bob pb");
-    cmd.send("signup carol pc");
-    assert_eq!(cmd.first("ploy challenge alice pa bob"), "ok board 101");
-    assert!(cmd.first("ploy join 101 bob pb").starts_with("ok"));
+    cmd.send("signup alice pa-secret");
+    cmd.send("signup bob pb-secret");
+    cmd.send("signup carol pc-secret");
+    assert_eq!(
+        cmd.first("ploy challenge alice pa-secret bob"),
+        "ok board 101"
+    );
+    assert!(cmd.first("ploy join 101 bob pb-secret").starts_with("ok"));
     assert!(
-        cmd.first("ploy move 101 alice pa e3-e4#0")
+        cmd.first("ploy move 101 alice pa-secret e3-e4#0")
             .starts_with("ok")
     );
     let before = history(&mut cmd, 101);
@@ -205,57 +235,57 @@ fn refused_commands_say_why_and_change_nothing() {
             "error 403: unknown userid or wrong password",
         ),
         (
-            "ploy move 101 carol pc e7-e6",
+            "ploy move 101 carol pc-secret e7-e6",
             "error 403: carol holds no seat on board 101",
         ),
         (
-            "ploy move 101 alice pa e4-e5",
+            "ploy move 101 alice pa-secret e4-e5",
             "error 409: it is bob (Red)'s turn on board 101, not alice's",
         ),
         (
-            "ploy move 101 bob pb e7-e6#0",
+            "ploy move 101 bob pb-secret e7-e6#0",
             "error 409: board 101 has 1 move played; a move numbered #0 is stale",
         ),
         (
-            "ploy move 101 bob pb e4-e5#1",
+            "ploy move 101 bob pb-secret e4-e5#1",
             "error 422: `e4-e5`: the piece on e4 is green's, but red is to move",
         ),
-        ("ploy move 101 bob pb e9-e9", "error 422:"),
+        ("ploy move 101 bob pb-secret e9-e9", "error 422:"),
         (
-            "ploy move 999 bob pb e7-e6",
+            "ploy move 999 bob pb-secret e7-e6",
             "error 404: there is no ploy board 999",
         ),
         (
-            "ploy move x bob pb e7-e6",
+            "ploy move x bob pb-secret e7-e6",
             "error 400: `x` is not a board number",
         ),
         (
-            "ploy move 101 bob pb",
+            "ploy move 101 bob pb-secret",
             "error 400: usage: ploy move BOARD USER PASSWORD MOVE[#N]",
         ),
-        ("chess move 101 bob pb e7-e6", "error 400:"),
+        ("chess move 101 bob pb-secret e7-e6", "error 400:"),
         ("frobnicate", "error 400:"),
         (
-            "ploy challenge -colour=red alice pa bob",
+            "ploy challenge -colour=red alice pa-secret bob",
             "error 400: -colour is not an option of ploy",
         ),
         (
-            "ploy challenge -relaxed=1 alice pa bob",
+            "ploy challenge -relaxed=1 alice pa-secret bob",
             "error 400: option -relaxed takes no value",
         ),
         (
-            "ploy challenge -variant=ffa alice pa bob",
+            "ploy challenge -variant=ffa alice pa-secret bob",
             "error 400: this ploy game takes 4 players, not 2",
         ),
-        ("ploy challenge alice pa alice", "error 400:"),
+        ("ploy challenge alice pa-secret alice", "error 400:"),
         (
-            "ploy challenge alice pa nobody",
+            "ploy challenge alice pa-secret nobody",
             "error 400: there is no user `nobody`",
         ),
         ("ploy challenge alice wrong bob", "error 403:"),
-        ("ploy resign 101 carol pc", "error 403:"),
+        ("ploy resign 101 carol pc-secret", "error 403:"),
         (
-            "ploy accept 101 bob pb",
+            "ploy accept 101 bob pb-secret",
             "error 409: nobody offers a draw on board 101 now",
         ),
         ("ploy show 101#9", "error 400:"),
@@ -266,16 +296,16 @@ fn refused_commands_say_why_and_change_nothing() {
         assert!(
             !reply
                 .iter()
-                .any(|l| l.contains("pb") && l.contains("wrong"))
+                .any(|l| l.contains("pb-secret") && l.contains("wrong"))
         );
         assert_eq!(history(&mut cmd, 101), before, "{line} changed the game");
     }
     assert_eq!(cmd.first("ploy games carol all"), "ok 0 games");
     // Resigning ends it with the reason.
-    let r = cmd.first("ploy resign 101 bob pb");
+    let r = cmd.first("ploy resign 101 bob pb-secret");
     assert_eq!(r, "ok board 101: alice (Green) wins (resignation)");
     assert!(
-        cmd.first("ploy move 101 bob pb e7-e6")
+        cmd.first("ploy move 101 bob pb-secret e7-e6")
             .starts_with("error 409: board 101 is over")
     );
 }
@@ -289,30 +319,36 @@ fn deadlines_remind_and_forfeit() {
     let at = |t: i64| t.to_string();
     {
         let mut cmd = Cmd::start(&db, &["--now", &at(t0)]);
-        cmd.send("signup alice pa");
-        cmd.send("signup bob pb");
+        cmd.send("signup alice pa-secret");
+        cmd.send("signup bob pb-secret");
         assert_eq!(
-            cmd.first("ploy challenge -deadline=7d -reminder=3d alice pa bob"),
+            cmd.first("ploy challenge -deadline=7d -reminder=3d alice pa-secret bob"),
             "ok board 101"
         );
         assert_eq!(
-            cmd.first("ploy challenge -deadline=7d alice pa bob"),
+            cmd.first("ploy challenge -deadline=7d alice pa-secret bob"),
             "ok board 102"
         );
-        assert!(cmd.first("ploy join 101 bob pb").starts_with("ok"));
-        assert!(cmd.first("ploy join 102 bob pb").starts_with("ok"));
-        assert!(cmd.first("ploy move 101 alice pa e3-e4").starts_with("ok"));
-        assert!(cmd.first("ploy move 102 alice pa e3-e4").starts_with("ok"));
+        assert!(cmd.first("ploy join 101 bob pb-secret").starts_with("ok"));
+        assert!(cmd.first("ploy join 102 bob pb-secret").starts_with("ok"));
+        assert!(
+            cmd.first("ploy move 101 alice pa-secret e3-e4")
+                .starts_with("ok")
+        );
+        assert!(
+            cmd.first("ploy move 102 alice pa-secret e3-e4")
+                .starts_with("ok")
+        );
         assert_eq!(
-            cmd.first("ploy challenge -variant=ffa -deadline=1d alice pa bot bot bot"),
+            cmd.first("ploy challenge -variant=ffa -deadline=1d alice pa-secret bot bot bot"),
             "ok board 103"
         );
         assert!(
-            cmd.first("ploy challenge -deadline=1d -reminder=2d alice pa bob")
+            cmd.first("ploy challenge -deadline=1d -reminder=2d alice pa-secret bob")
                 .starts_with("error 400")
         );
         assert!(
-            cmd.first("ploy challenge -deadline=7 alice pa bob")
+            cmd.first("ploy challenge -deadline=7 alice pa-secret bob")
                 .starts_with("error 400")
         );
     }
@@ -351,7 +387,7 @@ fn deadlines_remind_and_forfeit() {
     // A move after the deadline (before any sweep) is refused: the game ended on time.
     {
         let mut cmd = Cmd::start(&db, &["--now", &at(t0 + 8 * day)]);
-        let r = cmd.first("ploy move 102 bob pb e7-e6");
+        let r = cmd.first("ploy move 102 bob pb-secret e7-e6");
         assert_eq!(r, "error 409: board 102 is over: alice (Green) wins (time)");
     }
     // Board 103 (free-for-all, three opponents): alice cannot forfeit, so on time the bot

@@ -51,7 +51,7 @@ fn new_board(addr: &RwLock<SocketAddr>, users: &[String; 2]) -> Board {
         "POST",
         "/api/games",
         Some(&json!({"game": "ploy", "players": [users[0], users[1]],
-                     "userid": users[0], "password": "pw"})),
+                     "userid": users[0], "password": "pw-secret"})),
     );
     assert_eq!(r.status, 201, "{}", r.text());
     let id = r.json()["id"].as_i64().unwrap();
@@ -59,7 +59,7 @@ fn new_board(addr: &RwLock<SocketAddr>, users: &[String; 2]) -> Board {
         addr,
         "POST",
         &format!("/api/games/{id}/join"),
-        Some(&json!({"userid": users[1], "password": "pw"})),
+        Some(&json!({"userid": users[1], "password": "pw-secret"})),
     );
     assert_eq!(j.status, 200, "{}", j.text());
     Board {
@@ -83,7 +83,7 @@ fn client(
             &addr,
             "POST",
             "/api/users",
-            Some(&json!({"userid": u, "password": "pw"})),
+            Some(&json!({"userid": u, "password": "pw-secret"})),
         );
         assert_eq!(r.status, 201, "{}", r.text());
     }
@@ -98,7 +98,7 @@ fn client(
         }
         let mv = pick(&b.game, &mut rng);
         let seat = b.game.position().mover().index();
-        let body = json!({"userid": users[seat], "password": "pw", "move": text(mv),
+        let body = json!({"userid": users[seat], "password": "pw-secret", "move": text(mv),
                           "ply": b.acked.len()});
         let a = *addr.read().unwrap();
         match request(

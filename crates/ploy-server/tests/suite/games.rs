@@ -49,7 +49,7 @@ fn create(addr: SocketAddr, game: &str, options: Value, players: Value) -> Value
         addr,
         "/api/games",
         &json!({"game": game, "options": options, "players": players,
-                "userid": "alice", "password": "s3cret"}),
+                "userid": "alice", "password": "s3cret-pw"}),
     );
     assert_eq!(r.status, 201, "{}", r.text());
     let mut s = r.json();
@@ -65,9 +65,9 @@ fn create(addr: SocketAddr, game: &str, options: Value, players: Value) -> Value
 
 fn password(user: &str) -> &'static str {
     match user {
-        "alice" => "s3cret",
-        "bob" => "hunter2",
-        "carol" => "c4rol",
+        "alice" => "s3cret-pw",
+        "bob" => "hunter22",
+        "carol" => "c4rol-pw1",
         _ => panic!("{user} has no password here"),
     }
 }
@@ -93,7 +93,7 @@ fn pente_legal(g: &pente::Game) -> Vec<String> {
 fn refused(addr: SocketAddr, id: i64, r: &Response, status: u16, word: &str, before: &Value) {
     assert_eq!(r.status, status, "{}", r.text());
     assert_eq!(r.json()["error"], word, "{}", r.text());
-    assert!(!r.text().contains("s3cret") && !r.text().contains("hunter2"));
+    assert!(!r.text().contains("s3cret-pw") && !r.text().contains("hunter22"));
     assert_eq!(&state(addr, id), before, "a refused move changed the game");
 }
 
@@ -102,8 +102,8 @@ fn pente_over_http_five_captures_refusals_and_a_restart() {
     let dir = temp_dir("games-pente");
     let mut server = Server::start(&dir.join("db"), &[]);
     let addr = server.addr;
-    signup(addr, "alice", "s3cret");
-    signup(addr, "bob", "hunter2");
+    signup(addr, "alice", "s3cret-pw");
+    signup(addr, "bob", "hunter22");
 
     let s = create(
         addr,
@@ -126,14 +126,14 @@ fn pente_over_http_five_captures_refusals_and_a_restart() {
     let before = state(addr, id);
     let r = play(addr, id, "alice", "wrong", "E5", 0);
     refused(addr, id, &r, 403, "forbidden", &before);
-    let r = play(addr, id, "bob", "hunter2", "E5", 0);
+    let r = play(addr, id, "bob", "hunter22", "E5", 0);
     refused(addr, id, &r, 409, "not_your_turn", &before);
-    let r = play(addr, id, "alice", "s3cret", "E5", 1);
+    let r = play(addr, id, "alice", "s3cret-pw", "E5", 1);
     refused(addr, id, &r, 409, "stale", &before);
-    let r = play(addr, id, "alice", "s3cret", "A1", 0);
+    let r = play(addr, id, "alice", "s3cret-pw", "A1", 0);
     refused(addr, id, &r, 422, "illegal_move", &before);
     assert!(r.json()["message"].as_str().unwrap().contains("centre"));
-    let r = play(addr, id, "alice", "s3cret", "I5", 0);
+    let r = play(addr, id, "alice", "s3cret-pw", "I5", 0);
     refused(addr, id, &r, 422, "illegal_move", &before);
 
     // Five in a row; moves in either case are stored in upper case.
@@ -160,7 +160,7 @@ fn pente_over_http_five_captures_refusals_and_a_restart() {
         five["position"]["winning_line"],
         json!(["B5", "C5", "D5", "E5", "F5"])
     );
-    let r = play(addr, id, "bob", "hunter2", "A1", FIVE.len());
+    let r = play(addr, id, "bob", "hunter22", "A1", FIVE.len());
     refused(addr, id, &r, 409, "game_over", &five);
 
     // The server restarts; the game is intact. Then a game won by captures.
@@ -315,10 +315,10 @@ fn pyloff_over_http_forced_passes_scores_and_three_or_four_players() {
         json!(["alice", "bob", "carol"]),
     );
     let id = s["id"].as_i64().unwrap();
-    assert_eq!(play(addr, id, "alice", "s3cret", "c3", 0).status, 200);
+    assert_eq!(play(addr, id, "alice", "s3cret-pw", "c3", 0).status, 200);
     let before = state(addr, id);
     for bad in ["c3", "pass", "swap", "a2", "g7"] {
-        let r = play(addr, id, "bob", "hunter2", bad, 1);
+        let r = play(addr, id, "bob", "hunter22", bad, 1);
         refused(addr, id, &r, 422, "illegal_move", &before);
     }
     // Three players to the end: seeded moves, checked against the crate all the way.
@@ -388,7 +388,7 @@ fn pyloff_over_http_forced_passes_scores_and_three_or_four_players() {
     let r = post(
         addr,
         &format!("/api/games/{id}/resign"),
-        &json!({"userid": "carol", "password": "c4rol"}),
+        &json!({"userid": "carol", "password": "c4rol-pw1"}),
     );
     assert_eq!(r.status, 200, "{}", r.text());
     let s = r.json();
@@ -415,7 +415,7 @@ fn pyloff_over_http_forced_passes_scores_and_three_or_four_players() {
             addr,
             id,
             "alice",
-            "s3cret",
+            "s3cret-pw",
             &legal[rng.below(legal.len())],
             ply,
         );
@@ -430,7 +430,7 @@ fn pente_against_the_bot_over_http() {
     let dir = temp_dir("games-pente-bot");
     let server = Server::start(&dir.join("db"), &[]);
     let addr = server.addr;
-    signup(addr, "alice", "s3cret");
+    signup(addr, "alice", "s3cret-pw");
     // The bot plays White and moves first.
     let s = create(addr, "pente", json!(["-size=9"]), json!(["bot", "alice"]));
     let id = s["id"].as_i64().unwrap();
@@ -444,7 +444,7 @@ fn pente_against_the_bot_over_http() {
         let legal = pente_legal(&g);
         assert_eq!(texts(&s, "legal"), legal);
         let mv = &legal[rng.below(legal.len())];
-        let r = play(addr, id, "alice", "s3cret", mv, moves.len());
+        let r = play(addr, id, "alice", "s3cret-pw", mv, moves.len());
         assert_eq!(r.status, 200, "{}", r.text());
         s = wait_for_people(addr, id, &["alice"]);
     }
@@ -460,8 +460,8 @@ fn pente_and_pyloff_through_the_command_language() {
     let dir = temp_dir("games-cmd");
     let db = dir.join("db");
     let mut cmd = Cmd::start(&db, &[]);
-    assert_eq!(cmd.first("signup alice s3cret"), "ok signed up alice");
-    assert_eq!(cmd.first("signup bob hunter2"), "ok signed up bob");
+    assert_eq!(cmd.first("signup alice s3cret-pw"), "ok signed up alice");
+    assert_eq!(cmd.first("signup bob hunter22"), "ok signed up bob");
     assert!(
         cmd.send("help pente")
             .join("\n")
@@ -470,31 +470,31 @@ fn pente_and_pyloff_through_the_command_language() {
     assert!(cmd.send("help pyloff").join("\n").contains("-cut_down"));
 
     // Pente: five in a row.
-    let reply = cmd.send("pente challenge -board_size=9 alice s3cret bob");
+    let reply = cmd.send("pente challenge -board_size=9 alice s3cret-pw bob");
     assert_eq!(reply[0], "ok board 101");
     assert!(
         reply.iter().any(|l| l == "Waiting for bob to join"),
         "{reply:?}"
     );
-    let reply = cmd.send("pente join 101 bob hunter2");
+    let reply = cmd.send("pente join 101 bob hunter22");
     assert_eq!(reply[0], "ok board 101: started");
     assert!(
         reply.iter().any(|l| l == "alice (White) to move"),
         "{reply:?}"
     );
     assert_eq!(
-        cmd.first("pente challenge -size=8 alice s3cret bob"),
+        cmd.first("pente challenge -size=8 alice s3cret-pw bob"),
         "error 400: option -size: board size 8 is not an odd number from 7 to 19"
     );
     assert!(
-        cmd.first("pente challenge -all_freedoms alice s3cret bob")
+        cmd.first("pente challenge -all_freedoms alice s3cret-pw bob")
             .starts_with("error 400:")
     );
     for (n, mv) in FIVE.iter().enumerate() {
         let (user, pass) = if n % 2 == 0 {
-            ("alice", "s3cret")
+            ("alice", "s3cret-pw")
         } else {
-            ("bob", "hunter2")
+            ("bob", "hunter22")
         };
         if n == 2 {
             // The tournament rule, then a stale number: refused, nothing played.
@@ -528,11 +528,11 @@ fn pente_and_pyloff_through_the_command_language() {
 
     // Pyloff: the passes the rules force are played by the server and named in the reply.
     assert_eq!(
-        cmd.first("pyloff challenge -size=3 alice s3cret bob"),
+        cmd.first("pyloff challenge -size=3 alice s3cret-pw bob"),
         "ok board 102"
     );
     assert_eq!(
-        cmd.first("pyloff join 102 bob hunter2"),
+        cmd.first("pyloff join 102 bob hunter22"),
         "ok board 102: started"
     );
     let moves: Vec<&str> = PASSES.split_whitespace().collect();
@@ -540,9 +540,9 @@ fn pente_and_pyloff_through_the_command_language() {
     while n < moves.len() {
         let mv = moves[n];
         let (user, pass) = if n % 2 == 0 {
-            ("alice", "s3cret")
+            ("alice", "s3cret-pw")
         } else {
-            ("bob", "hunter2")
+            ("bob", "hunter22")
         };
         let mut expect = format!("ok board 102 move {}: {mv}", n + 1);
         n += 1;
@@ -563,7 +563,7 @@ fn pente_and_pyloff_through_the_command_language() {
         history.last().unwrap(),
         "Game over: bob (player 2) wins (score)"
     );
-    let inbox = cmd.send("inbox bob hunter2");
+    let inbox = cmd.send("inbox bob hunter22");
     assert!(
         inbox
             .iter()
@@ -601,11 +601,11 @@ fn load_client(
 ) -> ClientResult {
     let users = [format!("{game}{n}a"), format!("{game}{n}b")];
     for u in &users {
-        signup(addr, u, "pw");
+        signup(addr, u, "pw-secret");
     }
     let cookies = [
-        crate::common::login(addr, &users[0], "pw"),
-        crate::common::login(addr, &users[1], "pw"),
+        crate::common::login(addr, &users[0], "pw-secret"),
+        crate::common::login(addr, &users[1], "pw-secret"),
     ];
     let mut rng = Rng(n as u64 + 1);
     let mut boards: Vec<(i64, Value, Vec<String>)> = (0..games)

@@ -126,11 +126,11 @@ fn signed_in_answers_are_not_stored_and_cookies_are_secure_on_request() {
     let dir = temp_dir("headers-session");
     let server = Server::start(&dir.join("db"), &[]);
     let addr = server.addr;
-    signup(addr, "alice", "pa");
+    signup(addr, "alice", "pa-secret");
     let r = post(
         addr,
         "/api/sessions",
-        &json!({"userid": "alice", "password": "pa"}),
+        &json!({"userid": "alice", "password": "pa-secret"}),
     );
     assert_eq!(r.status, 201);
     let set = r.header("set-cookie").unwrap();
@@ -152,12 +152,12 @@ fn signed_in_answers_are_not_stored_and_cookies_are_secure_on_request() {
     let dir = temp_dir("headers-secure");
     let server = Server::start(&dir.join("db"), &["--secure-cookies"]);
     let addr = server.addr;
-    signup(addr, "bob", "pb");
-    let cookie = login(addr, "bob", "pb");
+    signup(addr, "bob", "pb-secret");
+    let cookie = login(addr, "bob", "pb-secret");
     let r = post(
         addr,
         "/api/sessions",
-        &json!({"userid": "bob", "password": "pb"}),
+        &json!({"userid": "bob", "password": "pb-secret"}),
     );
     let set = r.header("set-cookie").unwrap();
     assert!(set.ends_with("; Secure"), "{set}");

@@ -33,22 +33,22 @@ fn a_whole_game_between_two_people_survives_a_restart() {
     let dir = temp_dir("http-whole");
     let mut server = Server::start(&dir.join("db"), &[]);
     let addr = server.addr;
-    signup(addr, "alice", "s3cret");
-    signup(addr, "bob", "hunter2");
+    signup(addr, "alice", "s3cret-pw");
+    signup(addr, "bob", "hunter22");
     let dup = post(
         addr,
         "/api/users",
-        &json!({"userid": "Alice", "password": "x"}),
+        &json!({"userid": "Alice", "password": "long-enough"}),
     );
     assert_eq!(dup.status, 409);
     assert_eq!(dup.json()["error"], "taken");
-    let cookie = login(addr, "alice", "s3cret");
+    let cookie = login(addr, "alice", "s3cret-pw");
 
     let created = post(
         addr,
         "/api/games",
         &json!({"game": "ploy", "options": [], "players": ["alice", "bob"],
-                "userid": "alice", "password": "s3cret"}),
+                "userid": "alice", "password": "s3cret-pw"}),
     );
     assert_eq!(created.status, 201, "{}", created.text());
     let state = created.json();
@@ -73,7 +73,7 @@ fn a_whole_game_between_two_people_survives_a_restart() {
     assert_eq!(state["status"], "invited");
     assert_eq!(state["waiting_for"], json!(["bob"]));
     assert_eq!(state["to_move"], Value::Null);
-    let state = join(addr, id, "bob", "hunter2");
+    let state = join(addr, id, "bob", "hunter22");
     assert_eq!(state["status"], "active");
     assert_eq!(state["waiting_for"], json!([]));
     assert_eq!(state["to_move"], "alice");
@@ -111,7 +111,7 @@ fn a_whole_game_between_two_people_survives_a_restart() {
             post(
                 addr,
                 &format!("/api/games/{id}/moves"),
-                &json!({"userid": "bob", "password": "hunter2", "move": mv, "ply": moves.len()}),
+                &json!({"userid": "bob", "password": "hunter22", "move": mv, "ply": moves.len()}),
             )
         };
         assert_eq!(r.status, 200, "{}", r.text());
@@ -137,7 +137,7 @@ fn a_whole_game_between_two_people_survives_a_restart() {
     let late = post(
         addr,
         &format!("/api/games/{id}/moves"),
-        &json!({"userid": "bob", "password": "hunter2", "move": "e7-e6-0", "ply": plies}),
+        &json!({"userid": "bob", "password": "hunter22", "move": "e7-e6-0", "ply": plies}),
     );
     assert_eq!(late.status, 409);
     assert_eq!(late.json()["error"], "game_over");
@@ -173,7 +173,7 @@ fn bots_answer_over_http_in_two_and_four_player_games() {
     let dir = temp_dir("http-bots");
     let server = Server::start(&dir.join("db"), &[]);
     let addr = server.addr;
-    signup(addr, "alice", "s3cret");
+    signup(addr, "alice", "s3cret-pw");
     for (variant, options, players) in [
         (Variant::TwoPlayer, json!([]), json!(["alice", "bot"])),
         (
@@ -186,7 +186,7 @@ fn bots_answer_over_http_in_two_and_four_player_games() {
             addr,
             "/api/games",
             &json!({"game": "ploy", "options": options, "players": players,
-                    "userid": "alice", "password": "s3cret"}),
+                    "userid": "alice", "password": "s3cret-pw"}),
         );
         assert_eq!(created.status, 201, "{}", created.text());
         let id = created.json()["id"].as_i64().unwrap();
@@ -199,7 +199,7 @@ fn bots_answer_over_http_in_two_and_four_player_games() {
             let r = post(
                 addr,
                 &format!("/api/games/{id}/moves"),
-                &json!({"userid": "alice", "password": "s3cret", "move": mv, "ply": moves.len()}),
+                &json!({"userid": "alice", "password": "s3cret-pw", "move": mv, "ply": moves.len()}),
             );
             assert_eq!(r.status, 200, "{}", r.text());
             state = wait_for_people(addr, id, &["alice"]);
@@ -371,10 +371,10 @@ fn resignation_draw_offers_and_sessions() {
     let dir = temp_dir("http-endings");
     let server = Server::start(&dir.join("db"), &[]);
     let addr = server.addr;
-    signup(addr, "alice", "pa");
-    signup(addr, "bob", "pb");
-    let ca = login(addr, "alice", "pa");
-    let cb = login(addr, "bob", "pb");
+    signup(addr, "alice", "pa-secret");
+    signup(addr, "bob", "pb-secret");
+    let ca = login(addr, "alice", "pa-secret");
+    let cb = login(addr, "bob", "pb-secret");
     let who = request(addr, "GET", "/api/sessions", None, Some(&ca)).unwrap();
     assert_eq!(who.json()["userid"], "alice");
     let new_game = |addr| {
@@ -474,17 +474,17 @@ fn sixteen_clients_racing_for_one_move_number_give_one_success() {
     let dir = temp_dir("http-race");
     let server = Server::start(&dir.join("db"), &[]);
     let addr = server.addr;
-    signup(addr, "alice", "pa");
-    signup(addr, "bob", "pb");
+    signup(addr, "alice", "pa-secret");
+    signup(addr, "bob", "pb-secret");
     let id = post(
         addr,
         "/api/games",
-        &json!({"game": "ploy", "players": ["alice", "bob"], "userid": "alice", "password": "pa"}),
+        &json!({"game": "ploy", "players": ["alice", "bob"], "userid": "alice", "password": "pa-secret"}),
     )
     .json()["id"]
         .as_i64()
         .unwrap();
-    join(addr, id, "bob", "pb");
+    join(addr, id, "bob", "pb-secret");
     let legal: Vec<String> = get(addr, &format!("/api/games/{id}")).json()["legal"]
         .as_array()
         .unwrap()
@@ -501,7 +501,7 @@ fn sixteen_clients_racing_for_one_move_number_give_one_success() {
                 post(
                     addr,
                     &format!("/api/games/{id}/moves"),
-                    &json!({"userid": "alice", "password": "pa", "move": mv, "ply": 0}),
+                    &json!({"userid": "alice", "password": "pa-secret", "move": mv, "ply": 0}),
                 )
                 .status
             })
@@ -535,17 +535,17 @@ fn malformed_and_oversized_requests_get_4xx() {
     let dir = temp_dir("http-malformed");
     let mut server = Server::start(&dir.join("db"), &[]);
     let addr = server.addr;
-    signup(addr, "alice", "pa");
-    signup(addr, "bob", "pb");
+    signup(addr, "alice", "pa-secret");
+    signup(addr, "bob", "pb-secret");
     let id = post(
         addr,
         "/api/games",
-        &json!({"game": "ploy", "players": ["alice", "bob"], "userid": "alice", "password": "pa"}),
+        &json!({"game": "ploy", "players": ["alice", "bob"], "userid": "alice", "password": "pa-secret"}),
     )
     .json()["id"]
         .as_i64()
         .unwrap();
-    join(addr, id, "bob", "pb");
+    join(addr, id, "bob", "pb-secret");
     let big = "x".repeat(200_000);
     let json_req = |path: &str, body: &str| {
         format!(
@@ -561,16 +561,16 @@ fn malformed_and_oversized_requests_get_4xx() {
         ("bad JSON".into(), json_req(&moves, "{\"userid\": ")),
         ("JSON array".into(), json_req(&moves, "[1,2,3]")),
         ("empty body".into(), json_req(&moves, "")),
-        ("negative ply".into(), json_req(&moves, r#"{"userid":"bob","password":"pb","move":"e7-e6","ply":-1}"#)),
-        ("huge ply".into(), json_req(&moves, r#"{"userid":"bob","password":"pb","move":"e7-e6","ply":1e300}"#)),
+        ("negative ply".into(), json_req(&moves, r#"{"userid":"bob","password":"pb-secret","move":"e7-e6","ply":-1}"#)),
+        ("huge ply".into(), json_req(&moves, r#"{"userid":"bob","password":"pb-secret","move":"e7-e6","ply":1e300}"#)),
         ("wrong types".into(), json_req("/api/games", r#"{"game": 5, "players": "alice"}"#)),
-        ("options not strings".into(), json_req("/api/games", r#"{"game": "ploy", "players": ["alice","bob"], "options": [1], "userid":"alice","password":"pa"}"#)),
-        ("unknown option".into(), json_req("/api/games", r#"{"game": "ploy", "players": ["alice","bob"], "options": ["-colour=red"], "userid":"alice","password":"pa"}"#)),
-        ("unknown game type".into(), json_req("/api/games", r#"{"game": "chess", "players": ["alice","bob"], "userid":"alice","password":"pa"}"#)),
+        ("options not strings".into(), json_req("/api/games", r#"{"game": "ploy", "players": ["alice","bob"], "options": [1], "userid":"alice","password":"pa-secret"}"#)),
+        ("unknown option".into(), json_req("/api/games", r#"{"game": "ploy", "players": ["alice","bob"], "options": ["-colour=red"], "userid":"alice","password":"pa-secret"}"#)),
+        ("unknown game type".into(), json_req("/api/games", r#"{"game": "chess", "players": ["alice","bob"], "userid":"alice","password":"pa-secret"}"#)),
         ("deep JSON".into(), json_req(&moves, &"[".repeat(50_000))),
         ("oversized body".into(), json_req(&moves, &big)),
-        ("huge move text".into(), json_req(&moves, &format!(r#"{{"userid":"bob","password":"pb","move":"{}","ply":1}}"#, "e".repeat(60_000)))),
-        ("huge userid".into(), json_req("/api/users", &format!(r#"{{"userid":"{}","password":"pb"}}"#, "a".repeat(60_000)))),
+        ("huge move text".into(), json_req(&moves, &format!(r#"{{"userid":"bob","password":"pb-secret","move":"{}","ply":1}}"#, "e".repeat(60_000)))),
+        ("huge userid".into(), json_req("/api/users", &format!(r#"{{"userid":"{}","password":"pb-secret"}}"#, "a".repeat(60_000)))),
         ("bad board id".into(), json_req("/api/games/abc/moves", "{}")),
         ("board id overflow".into(), json_req("/api/games/99999999999999999999999/moves", "{}")),
         ("unknown route".into(), b"GET /api/nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec()),
@@ -615,17 +615,17 @@ fn the_event_stream_announces_moves() {
     let dir = temp_dir("http-events");
     let server = Server::start(&dir.join("db"), &[]);
     let addr = server.addr;
-    signup(addr, "alice", "pa");
-    signup(addr, "bob", "pb");
+    signup(addr, "alice", "pa-secret");
+    signup(addr, "bob", "pb-secret");
     let id = post(
         addr,
         "/api/games",
-        &json!({"game": "ploy", "players": ["alice", "bob"], "userid": "alice", "password": "pa"}),
+        &json!({"game": "ploy", "players": ["alice", "bob"], "userid": "alice", "password": "pa-secret"}),
     )
     .json()["id"]
         .as_i64()
         .unwrap();
-    join(addr, id, "bob", "pb");
+    join(addr, id, "bob", "pb-secret");
     let mut stream = TcpStream::connect(addr).unwrap();
     stream
         .write_all(format!("GET /api/games/{id}/events HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
@@ -646,7 +646,7 @@ fn the_event_stream_announces_moves() {
     let r = post(
         addr,
         &format!("/api/games/{id}/moves"),
-        &json!({"userid": "alice", "password": "pa", "move": "e3-e4", "ply": 0}),
+        &json!({"userid": "alice", "password": "pa-secret", "move": "e3-e4", "ply": 0}),
     );
     assert_eq!(r.status, 200);
     let started = Instant::now();
@@ -669,7 +669,7 @@ fn the_command_route_speaks_the_command_language() {
     let dir = temp_dir("http-command");
     let server = Server::start(&dir.join("db"), &[]);
     let addr = server.addr;
-    let body = "signup dave pd\nsignup erin pe\nploy challenge dave pd erin\nploy join 101 erin pe\nploy move 101 erin pe e7-e6\n";
+    let body = "signup dave pd-secret\nsignup erin pe-secret\nploy challenge dave pd-secret erin\nploy join 101 erin pe-secret\nploy move 101 erin pe-secret e7-e6\n";
     let req = format!(
         "POST /api/command HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
@@ -693,7 +693,7 @@ fn the_command_route_speaks_the_command_language() {
         "error 409: it is dave (Green)'s turn on board 101, not erin's"
     );
     // With the session cookie, `*` stands for the password.
-    let cookie = login(addr, "dave", "pd");
+    let cookie = login(addr, "dave", "pd-secret");
     let cmd = |line: &str, cookie: Option<&str>| {
         let mut req = format!(
             "POST /api/command HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n",
@@ -788,27 +788,27 @@ fn the_routes_of_the_page() {
     assert_eq!(get(addr, "/api/games").json()["games"], json!([]));
 
     // `move_seats`: the seat that played each move, at every move number.
-    signup(addr, "alice", "s3cret");
-    signup(addr, "bob", "hunter2");
+    signup(addr, "alice", "s3cret-pw");
+    signup(addr, "bob", "hunter22");
     let created = post(
         addr,
         "/api/games",
         &json!({"game": "ploy", "players": ["alice", "bob"],
-                "userid": "alice", "password": "s3cret"}),
+                "userid": "alice", "password": "s3cret-pw"}),
     );
     let id = created.json()["id"].as_i64().unwrap();
     assert_eq!(created.json()["move_seats"], json!([]));
-    join(addr, id, "bob", "hunter2");
+    join(addr, id, "bob", "hunter22");
     let r = post(
         addr,
         &format!("/api/games/{id}/moves"),
-        &json!({"userid": "alice", "password": "s3cret", "move": "e3-e4", "ply": 0}),
+        &json!({"userid": "alice", "password": "s3cret-pw", "move": "e3-e4", "ply": 0}),
     );
     assert_eq!(r.json()["move_seats"], json!([0]));
     let r = post(
         addr,
         &format!("/api/games/{id}/moves"),
-        &json!({"userid": "bob", "password": "hunter2", "move": "e7-e6", "ply": 1}),
+        &json!({"userid": "bob", "password": "hunter22", "move": "e7-e6", "ply": 1}),
     );
     assert_eq!(r.json()["move_seats"], json!([0, 1]));
     let s = get(addr, &format!("/api/games/{id}?ply=1")).json();

@@ -46,14 +46,17 @@ type ClientResult = (Vec<(i64, Vec<String>)>, Vec<Duration>, (Instant, Instant))
 fn client(addr: SocketAddr, n: usize, games: usize, moves: usize, auth: Auth) -> ClientResult {
     let users = [format!("c{n}a"), format!("c{n}b")];
     for u in &users {
-        signup(addr, u, "pw");
+        signup(addr, u, "pw-secret");
     }
     let use_cookie = match auth {
         Auth::Password => false,
         Auth::Session => true,
         Auth::Mixed => n.is_multiple_of(2),
     };
-    let cookies = [login(addr, &users[0], "pw"), login(addr, &users[1], "pw")];
+    let cookies = [
+        login(addr, &users[0], "pw-secret"),
+        login(addr, &users[1], "pw-secret"),
+    ];
     let mut rng = Rng(n as u64 + 1);
     let mut boards: Vec<(i64, Game, Vec<String>)> = (0..games)
         .map(|_| {
@@ -93,7 +96,7 @@ fn client(addr: SocketAddr, n: usize, games: usize, moves: usize, auth: Auth) ->
                 Some(cookies[seat].as_str())
             } else {
                 body["userid"] = json!(users[seat]);
-                body["password"] = json!("pw");
+                body["password"] = json!("pw-secret");
                 None
             };
             let t = Instant::now();

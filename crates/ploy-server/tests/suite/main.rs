@@ -1,8 +1,10 @@
 //! The integration tests of the crate, as one test binary (one link instead of one per
 //! file); each file is a module.
 
+mod accounts_public;
 mod bodies;
 mod cdp;
+mod command_bounds;
 mod commands;
 mod common;
 mod connections;
@@ -18,3 +20,4 @@ mod load;
 mod page;
 mod storage;
 mod storage_full;
+mod throttle;

@@ -37,14 +37,14 @@ fn make_db(db: &Path) {
     commands(
         db,
         &[
-            "signup alice pw",
-            "signup bob pw",
-            "signup carol pw",
-            "ploy challenge alice pw bob",
-            "ploy join 101 bob pw",
-            "ploy move 101 alice pw e3-e4",
-            "ploy challenge bob pw carol",
-            "pente challenge carol pw alice",
+            "signup alice pw-secret",
+            "signup bob pw-secret",
+            "signup carol pw-secret",
+            "ploy challenge alice pw-secret bob",
+            "ploy join 101 bob pw-secret",
+            "ploy move 101 alice pw-secret e3-e4",
+            "ploy challenge bob pw-secret carol",
+            "pente challenge carol pw-secret alice",
         ],
     );
     assert!(
@@ -177,7 +177,7 @@ fn backup_copies_a_live_database_and_replaces_only_with_force() {
     assert_eq!(history(&copy), before);
 
     // An existing target is refused without --force, and left as it was.
-    commands(&db, &["ploy challenge alice pw carol"]);
+    commands(&db, &["ploy challenge alice pw-secret carol"]);
     let old = std::fs::read(&copy).unwrap();
     let out = run(&["backup", copy.to_str().unwrap()], &db);
     assert_eq!(out.status.code(), Some(1));

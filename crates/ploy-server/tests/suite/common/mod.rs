@@ -24,6 +24,17 @@ pub const FAST: &[&str] = &[
     "5s",
 ];
 
+/// The throttles of `ployd serve` off: most tests sign up and sign in many times from the one
+/// loopback address. The tests of the throttles set them again (the last flag counts).
+pub const UNTHROTTLED: &[&str] = &[
+    "--failures-per-address",
+    "off",
+    "--failures-per-user",
+    "off",
+    "--signups-per-address",
+    "off",
+];
+
 /// A fresh directory under the target directory.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
@@ -126,6 +137,7 @@ impl Server {
             .arg("--listen")
             .arg(self.addr.to_string())
             .args(FAST)
+            .args(UNTHROTTLED)
             .args(&self.extra)
             .stdin(Stdio::null())
             .stdout(Stdio::null())

@@ -384,7 +384,7 @@ fn two_players_against_the_bot_by_clicking() {
         .unwrap();
     assert_accessible(&mut b, "the sign-in form");
     shoot(&mut b, "signin");
-    sign_up(&mut b, &url, "alice", "s3cret");
+    sign_up(&mut b, &url, "alice", "s3cret-pw");
     assert_accessible(&mut b, "the empty game list");
     shoot(&mut b, "lobby-empty");
     b.click("#nav-new").unwrap();
@@ -717,7 +717,7 @@ fn four_players_with_bot_seats_by_clicking() {
     let dir = temp_dir("page-4p");
     let server = Server::start(&dir.join("db"), &[]);
     let url = base(&server);
-    sign_up(&mut b, &url, "carol", "pw-carol");
+    sign_up(&mut b, &url, "carol", "pw-secret-carol");
     // Free-for-all: three bots; a short no-capture limit so that the bots finish quickly
     // once carol is out.
     let id = new_game(
@@ -776,10 +776,10 @@ fn a_move_from_another_client_appears_live() {
     let dir = temp_dir("page-live");
     let server = Server::start(&dir.join("db"), &[]);
     let url = base(&server);
-    signup(server.addr, "bob", "hunter2");
-    sign_up(&mut b, &url, "alice", "s3cret");
+    signup(server.addr, "bob", "hunter22");
+    sign_up(&mut b, &url, "alice", "s3cret-pw");
     let id = new_game(&mut b, "ploy", &[], &["me", "bob"]);
-    joins(&mut b, &server, id, "bob", "hunter2");
+    joins(&mut b, &server, id, "bob", "hunter22");
     // alice moves with the keyboard, bob through the API; the page shows bob's move.
     keyboard_move(&mut b, "motion");
     b.wait_for(
@@ -794,7 +794,7 @@ fn a_move_from_another_client_appears_live() {
     let r = post(
         server.addr,
         &format!("/api/games/{id}/moves"),
-        &json!({"userid": "bob", "password": "hunter2", "move": mv, "ply": 1}),
+        &json!({"userid": "bob", "password": "hunter22", "move": mv, "ply": 1}),
     );
     assert_eq!(r.status, 200, "{}", r.text());
     b.wait_for(
@@ -882,7 +882,7 @@ fn a_move_from_another_client_appears_live() {
     b.eval("document.getElementById('password').value = ''; true")
         .unwrap();
     b.click("#password").unwrap();
-    b.type_text("hunter2").unwrap();
+    b.type_text("hunter22").unwrap();
     b.key("Enter").unwrap();
     b.wait_for(
         &format!("document.querySelector('#games a[data-game=\"{id}\"]:not(.your-move)') !== null"),
@@ -918,7 +918,7 @@ fn a_move_from_another_client_appears_live() {
     let r = post(
         server.addr,
         &format!("/api/games/{id}/resign"),
-        &json!({"userid": "alice", "password": "s3cret"}),
+        &json!({"userid": "alice", "password": "s3cret-pw"}),
     );
     assert_eq!(r.status, 200, "{}", r.text());
     b.wait_for(
@@ -946,8 +946,8 @@ fn pente_capture_and_pyloff_pass_against_another_player() {
     };
     let dir = temp_dir("page-others");
     let server = Server::start(&dir.join("db"), &[]);
-    signup(server.addr, "bob", "hunter2");
-    sign_up(&mut b, &base(&server), "alice", "s3cret");
+    signup(server.addr, "bob", "hunter22");
+    sign_up(&mut b, &base(&server), "alice", "s3cret-pw");
     pente::pente_capture_against_another_player(&mut b, &server);
     pyloff::pyloff_forced_pass_against_another_player(&mut b, &server);
 }

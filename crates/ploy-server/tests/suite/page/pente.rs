@@ -119,7 +119,7 @@ fn pente_against_the_bot_by_clicking() {
     let dir = temp_dir("page-pente");
     let server = Server::start(&dir.join("db"), &[]);
     let url = base(&server);
-    sign_up(&mut b, &url, "dora", "pw-dora");
+    sign_up(&mut b, &url, "dora", "pw-secret-dora");
     let id = new_game(&mut b, "pente", &[("size", "9")], &["me", "bot"]);
     assert_eq!(latest(&mut b)["options"], json!(["-size=9"]));
 
@@ -217,12 +217,12 @@ fn pente_against_the_bot_by_clicking() {
 /// and alice's capture of two of bob's stones is shown.
 pub(crate) fn pente_capture_against_another_player(b: &mut Browser, server: &Server) {
     let id = new_game(b, "pente", &[("size", "9")], &["me", "bob"]);
-    joins(b, server, id, "bob", "hunter2");
+    joins(b, server, id, "bob", "hunter22");
     let bob = |ply: usize, p: &str| {
         let r = post(
             server.addr,
             &format!("/api/games/{id}/moves"),
-            &json!({"userid": "bob", "password": "hunter2", "move": p, "ply": ply}),
+            &json!({"userid": "bob", "password": "hunter22", "move": p, "ply": ply}),
         );
         assert_eq!(r.status, 200, "{}", r.text());
     };
@@ -269,7 +269,7 @@ pub(crate) fn pente_capture_against_another_player(b: &mut Browser, server: &Ser
     let r = post(
         server.addr,
         &format!("/api/games/{id}/propose"),
-        &json!({"userid": "bob", "password": "hunter2"}),
+        &json!({"userid": "bob", "password": "hunter22"}),
     );
     assert_eq!(r.status, 200, "{}", r.text());
     b.wait_for(

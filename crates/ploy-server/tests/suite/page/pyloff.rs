@@ -73,7 +73,7 @@ fn pyloff_against_the_bot_by_clicking() {
     let dir = temp_dir("page-pyloff");
     let server = Server::start(&dir.join("db"), &[]);
     let url = base(&server);
-    sign_up(&mut b, &url, "erin", "pw-erin");
+    sign_up(&mut b, &url, "erin", "pw-secret-erin");
     // erin is player 2: the bot places first, and erin may swap.
     let id = new_game(&mut b, "pyloff", &[("size", "4")], &["bot", "me"]);
     assert_eq!(latest(&mut b)["players"], json!(["bot", "erin"]));
@@ -212,7 +212,7 @@ fn pyloff_against_the_bot_by_clicking() {
 /// play with the `pyloff` crate's `moves` example and is checked here move by move.)
 pub(crate) fn pyloff_forced_pass_against_another_player(b: &mut Browser, server: &Server) {
     let id = new_game(b, "pyloff", &[("size", "4")], &["me", "bob"]);
-    joins(b, server, id, "bob", "hunter2");
+    joins(b, server, id, "bob", "hunter22");
     let line = [
         "c5", "g7", "c1", "g1", "a3", "a5", "e3", "e7", "g3", "g5", "c7",
     ];
@@ -225,7 +225,7 @@ pub(crate) fn pyloff_forced_pass_against_another_player(b: &mut Browser, server:
             let r = post(
                 server.addr,
                 &format!("/api/games/{id}/moves"),
-                &json!({"userid": "bob", "password": "hunter2", "move": cell, "ply": ply}),
+                &json!({"userid": "bob", "password": "hunter22", "move": cell, "ply": ply}),
             );
             assert_eq!(r.status, 200, "{}", r.text());
             wait_moves(b, ply + 1, Duration::from_secs(2));
