@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use crate::common::{Response, Server, get, login, post, request, signup, temp_dir};
+use crate::common::{Response, Server, get, login, post, raw, request, signup, temp_dir};
 use serde_json::json;
 
 /// The four headers every response carries; `what` names the response in failures.
@@ -167,4 +167,32 @@ fn signed_in_answers_are_not_stored_and_cookies_are_secure_on_request() {
     );
     let out = request(addr, "DELETE", "/api/sessions", None, Some(&cookie)).unwrap();
     assert!(out.header("set-cookie").unwrap().ends_with("; Secure"));
+}
+
+/// Behind a trusted proxy the cookie is `Secure` when the proxy says the request came over
+/// HTTPS, and only then; without `--trust-proxy` the header is anyone's and changes nothing.
+#[test]
+fn a_trusted_proxy_saying_https_makes_the_cookie_secure() {
+    let sign_in = |addr, proto: &str| {
+        let body = r#"{"userid":"carol","password":"pc-secret"}"#;
+        let req = format!(
+            "POST /api/sessions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
+             Content-Type: application/json\r\nX-Forwarded-For: 192.0.2.9\r\n\
+             X-Forwarded-Proto: {proto}\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let r = raw(addr, req.as_bytes()).unwrap();
+        assert_eq!(r.status, 201, "{}", r.text());
+        r.header("set-cookie").unwrap().to_owned()
+    };
+    let dir = temp_dir("headers-proxy");
+    let server = Server::start(&dir.join("db"), &["--trust-proxy"]);
+    signup(server.addr, "carol", "pc-secret");
+    assert!(sign_in(server.addr, "https").ends_with("; Secure"));
+    assert!(!sign_in(server.addr, "http").contains("Secure"));
+    drop(server);
+    let dir = temp_dir("headers-no-proxy");
+    let server = Server::start(&dir.join("db"), &[]);
+    signup(server.addr, "carol", "pc-secret");
+    assert!(!sign_in(server.addr, "https").contains("Secure"));
 }
