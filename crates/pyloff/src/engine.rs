@@ -561,8 +561,8 @@ pub struct Engine {
 /// | 3 | 300 | 1 | 3 | 60 | 80 |
 /// | 4 | 300 | 2 | 3 | 60 | 100 |
 /// | 5 | 300 | 3 | 2 | 20 | 20 |
-/// | 6 | 700 | | 1 | 0 | 0 |
-/// | 7 | 1,800 | | 1 | 0 | 0 |
+/// | 6 | 900 | | 1 | 0 | 0 |
+/// | 7 | 3,000 | | 1 | 0 | 0 |
 /// | 8 | | | 1 | 0 | 0 |
 ///
 /// A level searches with at most `nodes` nodes and `depth` plies (and the caller's limits
@@ -591,8 +591,8 @@ const LEVELS: [LevelParams; 8] = [
     LevelParams::row(Some(300), Some(1), 3, 60, 80),
     LevelParams::row(Some(300), Some(2), 3, 60, 100),
     LevelParams::row(Some(300), Some(3), 2, 20, 20),
-    LevelParams::row(Some(700), None, 1, 0, 0),
-    LevelParams::row(Some(1_800), None, 1, 0, 0),
+    LevelParams::row(Some(900), None, 1, 0, 0),
+    LevelParams::row(Some(3_000), None, 1, 0, 0),
     LevelParams::row(None, None, 1, 0, 0),
 ];
 
