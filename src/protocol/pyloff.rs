@@ -1,10 +1,11 @@
 //! Pyloff in the engine protocol (`setoption name Game value pyloff`): the options `Size`,
-//! `Players`, `All freedoms` and `Cut down`, moves as `c3`, `swap` and `pass`, positions as
+//! `Players`, `All freedoms`, `Cut down` and `Level` (1 to 8, default 8: full strength;
+//! below 8 `MultiPV` gives way to the level's own lines), moves as `c3`, `swap` and `pass`, positions as
 //! Pyloff's position strings, the `pyloff` crate's engine (paranoid for three and four
 //! players).
 
 use ploy_search::Config;
-use pyloff::{Evaluation, Move, Options, Outcome, Position, RuleSet, SearchPosition};
+use pyloff::{Evaluation, Level, Move, Options, Outcome, Position, RuleSet, SearchPosition};
 
 use super::game::{
     GoRequest, ProtocolGame, bestmove_line, count_from, game_over, search_options, show_lines,
@@ -37,6 +38,8 @@ pub(super) struct PyloffProtocol {
     players: u8,
     all_freedoms: bool,
     cut_down: bool,
+    /// The engine's level for the next searches.
+    level: Level,
     start: Position,
     pos: Position,
     /// The hash of the position before each move of the game.
@@ -51,6 +54,7 @@ impl PyloffProtocol {
             players: start.players(),
             all_freedoms: false,
             cut_down: false,
+            level: Level::MAX,
             pos: start.clone(),
             start,
             hashes: Vec::new(),
@@ -60,6 +64,11 @@ impl PyloffProtocol {
     fn options(&self) -> Result<Options, String> {
         let rules = RuleSet::from_flags(self.all_freedoms, self.cut_down);
         Options::new(self.size, self.players, rules).map_err(|e| e.to_string())
+    }
+
+    /// The engine plays at `level` from the next `go` on (the `Level` option).
+    pub(super) fn set_level(&mut self, level: Level) {
+        self.level = level;
     }
 
     /// The current game starts again from the empty board of the current options.
@@ -118,12 +127,21 @@ impl ProtocolGame for PyloffProtocol {
             "option name Players type spin default 2 min 2 max 4".to_owned(),
             "option name All freedoms type check default false".to_owned(),
             "option name Cut down type check default false".to_owned(),
+            "option name Level type spin default 8 min 1 max 8".to_owned(),
         ]
     }
 
     fn set_option(&mut self, key: &str, name: &str, value: &str) -> Option<Result<(), String>> {
         let v = value.trim().to_ascii_lowercase();
         let bad = || bad_value(name, value);
+        if key == "level" {
+            // The level leaves the game as it is.
+            return Some(
+                v.parse::<Level>()
+                    .map(|level| self.set_level(level))
+                    .map_err(|e| format!("option `Level`: {e}")),
+            );
+        }
         let mut next = self.clone();
         match key {
             "size" => match v.parse::<u8>() {
@@ -209,6 +227,7 @@ impl ProtocolGame for PyloffProtocol {
             },
         )?;
         let hashes = self.hashes.clone();
+        let level = self.level;
         Ok(Box::new(move |engines: &mut Engines| {
             if let Some(result) = result_text(&pos) {
                 return game_over(&out, result);
@@ -218,13 +237,11 @@ impl ProtocolGame for PyloffProtocol {
             let key = root.hash_key();
             let history: Vec<u64> = hashes.iter().map(|h| h ^ key).collect();
             let limits = count_from(request.limits, request.received, request.ponder.is_some());
-            let r = engines.pyloff().searcher().search_with(
-                &root,
-                &history,
-                &limits,
-                &options,
-                |info| say(&out, &format!("info {}", info_text(info, &view))),
-            );
+            let engine = engines.pyloff();
+            engine.set_level(level);
+            let r = engine.search_root(&root, &history, &limits, &options, |info| {
+                say(&out, &format!("info {}", info_text(info, &view)))
+            });
             bestmove_line(r.best_move, &r.pv, request.ponder_move, |mv| mv)
         }))
     }

@@ -665,3 +665,65 @@ fn switching_games_resets_the_position_and_keeps_the_options() {
     assert_eq!(best.len(), 7, "{best}");
     e.refused("setoption name Size value 9", "not an option of ploy games");
 }
+
+/// The `Level` option of Pente and Pyloff: listed by `uci`, 1 to 8, refused outside with
+/// the level's message and nothing changed; a level's searches replay for the same game.
+#[test]
+fn pente_and_pyloff_levels() {
+    for (game, setup, go, views) in [
+        (
+            "pente",
+            "position startpos moves K10 L11 N10",
+            "go nodes 3000",
+            &["white", "black"][..],
+        ),
+        (
+            "pyloff",
+            "position startpos moves c3 e5",
+            "go nodes 2000",
+            &["1", "2"][..],
+        ),
+    ] {
+        let mut e = Engine::start();
+        assert!(
+            e.answer(&format!("setoption name Game value {game}"))
+                .is_empty()
+        );
+        e.send("uci");
+        let hello = e.until("uciok");
+        assert!(
+            hello.contains(&"option name Level type spin default 8 min 1 max 8".to_owned()),
+            "{game}: {hello:?}"
+        );
+        let answer = e.answer(setup);
+        assert!(answer.is_empty(), "{game}: {answer:?}");
+        let before = e.position();
+        for bad in ["0", "9", "x", ""] {
+            e.refused(
+                &format!("setoption name Level value {bad}"),
+                "is not a level: a level is a whole number from 1 to 8",
+            );
+        }
+        assert_eq!(
+            e.position(),
+            before,
+            "{game}: a refused level changes nothing"
+        );
+        let mut answers = Vec::new();
+        for level in ["1", "3", "8"] {
+            assert!(
+                e.answer(&format!("setoption name Level value {level}"))
+                    .is_empty()
+            );
+            // The level leaves the game as it is.
+            assert_eq!(e.position(), before, "{game} level {level}");
+            let (_, first) = e.go(go, views);
+            assert!(e.answer("ucinewgame").is_empty());
+            assert!(e.answer(setup).is_empty());
+            let (_, again) = e.go(go, views);
+            assert_eq!(first, again, "{game} level {level}: the same move again");
+            answers.push(first);
+        }
+        assert_eq!(answers.len(), 3);
+    }
+}

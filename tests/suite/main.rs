@@ -8,6 +8,7 @@ mod common;
 mod docs_rules;
 mod engine_games;
 mod engine_protocol;
+mod game_levels;
 mod games_recorded;
 mod match_engines;
 mod pente_common;

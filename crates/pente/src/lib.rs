@@ -45,8 +45,9 @@
 //!   moves, checked [`Position::play`], [`Position::make`]/[`Position::unmake`] with an
 //!   incremental Zobrist hash; the position string ([`text`]); [`perft`].
 //! - [`Game`]: moves from the empty board with undo; [`Record`]: game records ([`record`]).
-//! - [`Engine`]: full strength or a level of the difficulty ladder ([`Level`]), with budgets
-//!   ([`Limits`]) and a seed; [`SearchPosition`] and [`Evaluation`] plug Pente into
+//! - [`Engine`]: full strength, a [`Level`] 1 to 8 ([`LevelParams`] for what each does), or
+//!   a narrowed search of the 2018 program ([`Ladder`]), with budgets ([`Limits`]) and a
+//!   seed; [`SearchPosition`] and [`Evaluation`] plug Pente into
 //!   `ploy-search` for those who drive the searcher themselves.
 //! - [`json_lines`]: the `moves`/`analyze` line protocols; [`piskvork`]: the Gomocup brain
 //!   protocol; [`options`]: the 2018 program's options; [`display`]: the text board.
@@ -94,11 +95,13 @@ mod types;
 mod zobrist;
 
 pub use engine::{
-    Analysis, DifficultyError, Engine, EvalParams, Evaluation, Level, SearchPosition, Strength,
-    Tuning,
+    Analysis, DifficultyError, Engine, EvalParams, Evaluation, Ladder, LevelParams, SearchPosition,
+    Strength, Tuning, level_of_difficulty,
 };
 pub use game::Game;
 pub use perft::perft;
+/// A bot's playing strength, 1 to 8 (the type every game shares; see [`Strength::Level`]).
+pub use ploy_search::{Level, LevelError};
 pub use position::{IllegalMove, IllegalMoveError, Position, Undo};
 pub use record::{GameResult, Record, RecordError, RecordErrorKind};
 pub use text::{ParsePositionError, Setup, SetupError};

@@ -5,7 +5,8 @@
 //! | option | aliases | values |
 //! |---|---|---|
 //! | `board_size(S)` | `size(S)` | odd, 7 to 19 |
-//! | `difficulty(D)` | | 1 to 5 |
+//! | `level(N)` | | 1 to 8 (not in the 2018 program) |
+//! | `difficulty(D)` | | 1 to 5: level `D + 1` |
 //! | `depth(D)` | | 0 to 20 plies |
 //! | `padding(P)` | | 0 to 18 |
 //! | `width([W0,W1,...])` | `width(W)` | 1 to 361 each, 1 to 32 entries |
@@ -20,15 +21,20 @@ use core::str::FromStr;
 
 use thiserror::Error;
 
-use crate::engine::{Level, Strength};
+use crate::engine::{Ladder, Strength, level_of_difficulty};
 use crate::types::{Rules, Size};
+use ploy_search::Level;
 
 /// One option.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SeedOption {
     /// `board_size(S)`, `size(S)`.
     Size(Size),
-    /// `difficulty(D)`: a preset of depth, padding and width.
+    /// `level(N)`: the bot's level, 1 to 8 (wins over every other strength option).
+    Level(Level),
+    /// `difficulty(D)`: the bot's level `D + 1` (see [`level_of_difficulty`]); with
+    /// `depth`, `padding` or `width`, the old preset of the narrowed search
+    /// ([`Ladder::difficulty`]).
     Difficulty(u32),
     /// `depth(D)`: plies of look-ahead.
     Depth(u32),
@@ -103,6 +109,15 @@ impl FromStr for SeedOption {
                         reason: "expected an odd number from 7 to 19",
                     })
             }
+            "level" => {
+                value
+                    .parse::<Level>()
+                    .map(SeedOption::Level)
+                    .map_err(|_| OptionError::Value {
+                        name: "level",
+                        reason: "expected a whole number from 1 to 8",
+                    })
+            }
             "difficulty" => {
                 let d = number(value, "difficulty", 5, "expected 1 to 5")?;
                 if d == 0 {
@@ -152,6 +167,7 @@ impl fmt::Display for SeedOption {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SeedOption::Size(s) => write!(f, "board_size({s})"),
+            SeedOption::Level(l) => write!(f, "level({l})"),
             SeedOption::Difficulty(d) => write!(f, "difficulty({d})"),
             SeedOption::Depth(d) => write!(f, "depth({d})"),
             SeedOption::Padding(p) => write!(f, "padding({p})"),
@@ -179,15 +195,18 @@ impl fmt::Display for SeedOption {
 /// let mut s = Settings::default();
 /// assert_eq!(s.strength(), Strength::Full); // no difficulty: full strength
 /// s.apply(&"difficulty(4)".parse::<SeedOption>()?);
+/// assert_eq!(s.strength(), Strength::Level(Level::new(5)?)); // difficulty D is level D + 1
 /// s.apply(&"depth(3)".parse::<SeedOption>()?);
-/// let Strength::Level(level) = s.strength() else { panic!() };
-/// assert_eq!((level.depth, level.padding, level.width.clone()), (3, 2, vec![6, 4, 3]));
-/// # Ok::<(), pente::options::OptionError>(())
+/// let Strength::Ladder(ladder) = s.strength() else { panic!() };
+/// assert_eq!((ladder.depth, ladder.padding, ladder.width.clone()), (3, 2, vec![6, 4, 3]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Settings {
     /// Board size and tournament rule.
     pub rules: Rules,
+    /// The level, if given.
+    pub level: Option<Level>,
     /// The difficulty, if given.
     pub difficulty: Option<u32>,
     /// An explicit depth.
@@ -205,6 +224,7 @@ impl Settings {
     pub fn apply(&mut self, option: &SeedOption) {
         match option {
             SeedOption::Size(s) => self.rules.size = *s,
+            SeedOption::Level(l) => self.level = Some(*l),
             SeedOption::Difficulty(d) => self.difficulty = Some(*d),
             SeedOption::Depth(d) => self.depth = Some(*d),
             SeedOption::Padding(p) => self.padding = Some(*p),
@@ -214,20 +234,23 @@ impl Settings {
         }
     }
 
-    /// The bot's strength: full strength when none of difficulty, depth, padding and width
-    /// is given; otherwise the difficulty's preset (3 if not given) with the explicit
+    /// The bot's strength: the level if one is given; full strength when none of
+    /// difficulty, depth, padding and width is given; level `D + 1` for difficulty `D` alone; with depth, padding or width, the
+    /// narrowed search of the difficulty's old preset (3 if not given) with the explicit
     /// values in place of the preset's.
     #[must_use]
     pub fn strength(&self) -> Strength {
-        if self.difficulty.is_none()
-            && self.depth.is_none()
-            && self.padding.is_none()
-            && self.width.is_none()
-        {
-            return Strength::Full;
+        if let Some(level) = self.level {
+            return Strength::Level(level);
         }
-        let mut level = Level::difficulty(self.difficulty.unwrap_or(3))
-            .unwrap_or_else(|_| Level::difficulty(3).expect("3 is a difficulty"));
+        if self.depth.is_none() && self.padding.is_none() && self.width.is_none() {
+            return match self.difficulty.map(level_of_difficulty) {
+                Some(Ok(level)) => Strength::Level(level),
+                _ => Strength::Full,
+            };
+        }
+        let mut level = Ladder::difficulty(self.difficulty.unwrap_or(3))
+            .unwrap_or_else(|_| Ladder::difficulty(3).expect("3 is a difficulty"));
         if let Some(d) = self.depth {
             level.depth = d;
         }
@@ -237,7 +260,7 @@ impl Settings {
         if let Some(w) = &self.width {
             level.width.clone_from(w);
         }
-        Strength::Level(level)
+        Strength::Ladder(level)
     }
 }
 
@@ -251,6 +274,8 @@ mod tests {
             ("size(13)", SeedOption::Size(Size::S13)),
             ("board_size( 9 ).", SeedOption::Size(Size::S9)),
             ("difficulty(4)", SeedOption::Difficulty(4)),
+            ("level(1)", SeedOption::Level(Level::MIN)),
+            ("LEVEL( 8 ).", SeedOption::Level(Level::MAX)),
             ("depth(0)", SeedOption::Depth(0)),
             ("padding(2)", SeedOption::Padding(2)),
             ("width([4,3,2])", SeedOption::Width(vec![4, 3, 2])),
@@ -274,6 +299,10 @@ mod tests {
             "size(13",
             "difficulty(0)",
             "difficulty(6)",
+            "level(0)",
+            "level(9)",
+            "level(x)",
+            "level(-1)",
             "width([])",
             "width([0])",
             "width([4,,2])",
@@ -284,5 +313,31 @@ mod tests {
         ] {
             assert!(bad.parse::<SeedOption>().is_err(), "{bad}");
         }
+        let e = "level(9)".parse::<SeedOption>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad value for level: expected a whole number from 1 to 8"
+        );
+    }
+
+    #[test]
+    fn difficulty_maps_onto_levels() {
+        for d in 1..=5u32 {
+            let mut s = Settings::default();
+            s.apply(&SeedOption::Difficulty(d));
+            let want = Level::new(d as u8 + 1).unwrap();
+            assert_eq!(s.strength(), Strength::Level(want), "difficulty {d}");
+            // An explicit level wins over the difficulty.
+            s.apply(&SeedOption::Level(Level::MIN));
+            assert_eq!(s.strength(), Strength::Level(Level::MIN));
+        }
+        // Depth, padding or width: the old preset, narrowed.
+        let mut s = Settings::default();
+        s.apply(&SeedOption::Difficulty(2));
+        s.apply(&SeedOption::Padding(3));
+        let mut want = Ladder::difficulty(2).unwrap();
+        want.padding = 3;
+        assert_eq!(s.strength(), Strength::Ladder(want));
+        assert_eq!(Settings::default().strength(), Strength::Full);
     }
 }

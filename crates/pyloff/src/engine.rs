@@ -36,7 +36,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use ploy_search::{
-    Config, Evaluator, Info, Limits, SearchGame, SearchResult, Searcher, Side, Terminal,
+    Config, Evaluator, Info, Level, LevelRng, Limits, SearchGame, SearchOptions, SearchResult,
+    Searcher, Side, Terminal, choose_within,
 };
 
 use crate::position::{Position, Undo};
@@ -546,6 +547,86 @@ impl Evaluator<SearchPosition> for Evaluation {
 pub struct Engine {
     searcher: Searcher<SearchPosition, Evaluation>,
     cap: Option<u32>,
+    level: Level,
+    seed: u64,
+}
+
+/// What a level below 8 does: its own limits within the caller's budget, how many best
+/// lines it searches, and its deliberate error (the same for two, three and four players).
+///
+/// | level | nodes | depth | lines | margin | other move ‰ |
+/// |---|---|---|---|---|---|
+/// | 1 | 3,000 | 1 | 40 | 3,000 | 950 |
+/// | 2 | 300 | 1 | 4 | 150 | 250 |
+/// | 3 | 300 | 1 | 3 | 60 | 80 |
+/// | 4 | 300 | 2 | 3 | 60 | 100 |
+/// | 5 | 300 | 3 | 2 | 20 | 20 |
+/// | 6 | 900 | | 1 | 0 | 0 |
+/// | 7 | 3,000 | | 1 | 0 | 0 |
+/// | 8 | | | 1 | 0 | 0 |
+///
+/// A level searches with at most `nodes` nodes and `depth` plies (and the caller's limits
+/// when smaller) for `lines` best lines; then, seeded by the engine's seed
+/// ([`Engine::set_seed`]), the position's hash and the move number, it plays a move chosen
+/// at random among the lines within `margin` of the best (100 is a piece), or, with a
+/// chance of `other` in a thousand, any of the lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelParams {
+    /// Most nodes a move; `None`: the caller's.
+    pub nodes: Option<u64>,
+    /// Most plies; `None`: the caller's.
+    pub depth: Option<u32>,
+    /// Best lines searched (MultiPV).
+    pub lines: usize,
+    /// Lines within this of the best are equally likely.
+    pub margin: i64,
+    /// Chance in a thousand of playing any of the lines.
+    pub other_per_mille: u32,
+}
+
+/// Levels 1 to 8.
+const LEVELS: [LevelParams; 8] = [
+    LevelParams::row(Some(3_000), Some(1), 40, 3_000, 950),
+    LevelParams::row(Some(300), Some(1), 4, 150, 250),
+    LevelParams::row(Some(300), Some(1), 3, 60, 80),
+    LevelParams::row(Some(300), Some(2), 3, 60, 100),
+    LevelParams::row(Some(300), Some(3), 2, 20, 20),
+    LevelParams::row(Some(900), None, 1, 0, 0),
+    LevelParams::row(Some(3_000), None, 1, 0, 0),
+    LevelParams::row(None, None, 1, 0, 0),
+];
+
+impl LevelParams {
+    /// The parameters of `level` (level 8: the caller's budget, one line, no error).
+    #[must_use]
+    pub const fn of(level: Level) -> LevelParams {
+        LEVELS[level.get() as usize - 1]
+    }
+
+    const fn row(
+        nodes: Option<u64>,
+        depth: Option<u32>,
+        lines: usize,
+        margin: i64,
+        other_per_mille: u32,
+    ) -> LevelParams {
+        LevelParams {
+            nodes,
+            depth,
+            lines,
+            margin,
+            other_per_mille,
+        }
+    }
+}
+
+/// The smaller of two optional limits (`None`: no limit).
+fn min_option<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
 }
 
 impl Default for Engine {
@@ -567,7 +648,42 @@ impl Engine {
         Engine {
             searcher: Searcher::new(config, eval),
             cap: None,
+            level: Level::MAX,
+            seed: 0,
         }
+    }
+
+    /// Plays at `level` from the next search on (level 8, the default, is full strength;
+    /// see [`LevelParams`] for the others).
+    ///
+    /// ```
+    /// use pyloff::{Engine, Game, Level, Limits, Options};
+    /// let game = Game::from_moves(Options::default(), "c3").unwrap();
+    /// let mut engine = Engine::new();
+    /// engine.set_level(Level::new(2)?);
+    /// engine.set_seed(7);
+    /// let m = engine.search(&game, &Limits::nodes(5_000)).best_move;
+    /// // A fresh engine with the same level and seed plays the same move.
+    /// let mut again = Engine::new();
+    /// again.set_level(Level::new(2)?);
+    /// again.set_seed(7);
+    /// assert_eq!(again.search(&game, &Limits::nodes(5_000)).best_move, m);
+    /// # Ok::<(), pyloff::LevelError>(())
+    /// ```
+    pub fn set_level(&mut self, level: Level) {
+        self.level = level;
+    }
+
+    /// The level.
+    #[must_use]
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// Seeds the choices of levels 1 to 7 (0 by default): with the position and the move
+    /// number it decides which of the good moves a level plays.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
     }
 
     /// Plays for a game stopped after `cap` moves and decided by the score then (as the
@@ -592,7 +708,8 @@ impl Engine {
         self.search_with(game, limits, |_| {})
     }
 
-    /// [`Engine::search`], calling `observer` after every completed iteration.
+    /// [`Engine::search`], calling `observer` after every completed iteration (levels 1 to
+    /// 7: of every line).
     ///
     /// In a two-player game the result's score is on the evaluation's scale: the search
     /// counts [`EvalParams::contempt`] for the player to move, which is taken off the score
@@ -613,7 +730,8 @@ impl Engine {
             g
         };
         let history = g.history(game);
-        let mut result = self.searcher.search(&g, &history, limits, observer);
+        let mut result =
+            self.search_root(&g, &history, limits, &SearchOptions::default(), observer);
         // Report the evaluation's scale: the contempt moves to the drawn ends, which the
         // player searched for counts at minus the contempt.
         let contempt = self
@@ -624,6 +742,78 @@ impl Engine {
         if game.position().players() == 2 && !result.score.is_win() && !result.score.is_loss() {
             let v = i32::from(result.score.raw()) - contempt;
             result.score = ploy_search::Score::new(v.clamp(-30_000, 30_000) as i16);
+        }
+        result
+    }
+
+    /// Searches `root` (the game's earlier positions hashed as [`SearchPosition::history`]
+    /// gives them) at the engine's level with `options`: at level 8 the searcher's
+    /// [`Searcher::search_with`]; below, within the level's limits and with the level's
+    /// number of lines (in place of `options.lines`), then the level's seeded choice among
+    /// them. The score is the searcher's (with the contempt of a two-player search).
+    pub fn search_root(
+        &mut self,
+        root: &SearchPosition,
+        history: &[u64],
+        limits: &Limits,
+        options: &SearchOptions<Move>,
+        mut observer: impl FnMut(&Info<'_, Move>),
+    ) -> SearchResult<Move> {
+        if self.level.is_full() {
+            return self
+                .searcher
+                .search_with(root, history, limits, options, observer);
+        }
+        let g = root;
+        let p = LevelParams::of(self.level);
+        let mut limits = limits.clone();
+        limits.nodes = min_option(limits.nodes, p.nodes);
+        limits.depth = min_option(limits.depth, p.depth);
+        let options = options.clone().with_lines(p.lines);
+        // The lines of the deepest iteration that reported as many as the first did.
+        let mut current: Vec<(Move, i64, Vec<Move>)> = Vec::new();
+        let mut complete: Vec<(Move, i64, Vec<Move>)> = Vec::new();
+        let mut full = 0;
+        let mut result =
+            self.searcher
+                .search_with(g, history, &limits, &options, |info: &Info<'_, Move>| {
+                    if let Some(mv) = info.best_move {
+                        if info.multipv.unwrap_or(1) == 1 {
+                            if full == 0 {
+                                full = current.len();
+                            }
+                            current.clear();
+                        }
+                        current.push((mv, i64::from(info.score.raw()), info.pv.to_vec()));
+                        if full == 0 || current.len() >= full {
+                            complete.clone_from(&current);
+                        }
+                    }
+                    observer(info);
+                });
+        if full == 0 {
+            complete = current;
+        }
+        if complete.len() < 2 {
+            return result;
+        }
+        let mut rng = LevelRng::new(
+            self.seed,
+            g.position().hash(),
+            u64::from(g.position().plies()),
+        );
+        let margin = if rng.chance(p.other_per_mille) {
+            i64::MAX
+        } else {
+            p.margin
+        };
+        let scored: Vec<(Move, i64)> = complete.iter().map(|l| (l.0, l.1)).collect();
+        if let Some(choice) = choose_within(&scored, margin, &mut rng) {
+            if let Some((m, s, pv)) = complete.into_iter().find(|l| l.0 == choice) {
+                result.best_move = Some(m);
+                result.score = ploy_search::Score::from_raw(s as i16);
+                result.pv = pv;
+            }
         }
         result
     }

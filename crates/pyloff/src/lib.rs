@@ -52,7 +52,8 @@
 //!   is the text record, [`Record::replay`] checks it.
 //! - [`Engine`] is the bot ([`SearchPosition`] implements `ploy_search::SearchGame`,
 //!   [`Evaluation`] its evaluator): two players as the search's two sides, three and four
-//!   players by the paranoid reduction. [`json_lines`] holds the line protocols of the `moves`
+//!   players by the paranoid reduction; [`Level`] 1 to 8 ([`Engine::set_level`],
+//!   [`LevelParams`]) makes it weaker, seeded ([`Engine::set_seed`]). [`json_lines`] holds the line protocols of the `moves`
 //!   and `analyze` programs.
 //! - Group bookkeeping: an analysis of each board's groups and freedoms, cached per thread,
 //!   decides most candidate moves without trying them; captures re-walk only the groups a
@@ -88,12 +89,14 @@ mod record;
 mod rules;
 mod types;
 
-pub use engine::{Engine, EvalParams, Evaluation, SearchPosition};
+pub use engine::{Engine, EvalParams, Evaluation, LevelParams, SearchPosition};
 pub use error::{
     IllegalMove, IllegalMoveReason, OptionsError, ParseMoveError, ParsePositionError, RecordError,
     SetupError,
 };
 pub use geometry::{Cell, DEFAULT_SIZE, MAX_GRID, MAX_POINTS, MAX_SIZE, MIN_SIZE, Point, pyramid};
+/// A bot's playing strength, 1 to 8 (the type every game shares; see [`Engine::set_level`]).
+pub use ploy_search::{Level, LevelError};
 pub use position::{Group, Position, Setup, Undo};
 pub use record::{Game, MoveListError, Record, RecordResult};
 pub use types::{Move, Options, Outcome, Player, Players, RuleSet, Status};

@@ -2,19 +2,21 @@
 //!
 //! ```text
 //! ploy pente analyze [--size N] [--no-tournament-rule]
-//!     [--movetime TIME | --depth D | --nodes N] [--seed N]
+//!     [--movetime TIME | --depth D | --nodes N] [--seed N] [--level N]
 //! ```
 //!
 //! Each input line holds the moves of a game from the empty board (an empty line is the
 //! start). Each answer is one JSON object: `{"bestmove": "K10", "score": 35 | "win 3" |
 //! "loss 4", "depth": 7, "nodes": N, "time_ms": T, "pv": [...], "threat_search": false}`,
 //! `{"bestmove": null, "outcome": ..., "reason": ...}` for a finished game, or
-//! `{"error": "..."}`. Without a budget the engine thinks 1 s a line, at full strength.
+//! `{"error": "..."}`. Without a budget the engine thinks 1 s a line, at full strength
+//! (`--level N`, 1 to 8, plays a level instead: levels 1 to 7 search within their own
+//! limits too, and choose among their lines seeded by `--seed`, the position and the ply).
 
 use std::time::Duration;
 
 use clap::{ArgGroup, Args};
-use pente::{Engine, Limits, Size, Strength};
+use pente::{Engine, Level, Limits, Size, Strength};
 
 use crate::cli::{Failure, parse_duration};
 
@@ -41,6 +43,9 @@ pub struct AnalyzeArgs {
     /// Seed of the choice among equal moves.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// The engine's level, 1 (weakest) to 8 (full strength, the default).
+    #[arg(long, value_name = "N")]
+    pub level: Option<Level>,
 }
 
 /// Answers every line of standard input.
@@ -54,6 +59,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         (_, Some(n)) => Limits::nodes(n),
         _ => Limits::move_time(args.movetime.unwrap_or(Duration::from_secs(1))),
     };
-    let mut engine = Engine::new(Strength::Full).with_seed(args.seed);
+    let strength = args.level.map_or(Strength::Full, Strength::Level);
+    let mut engine = Engine::new(strength).with_seed(args.seed);
     super::answer_lines(|line| pente::json_lines::analyze_line(line, rules, &mut engine, &limits))
 }

@@ -1,17 +1,20 @@
-//! `ploy pente match`: matches between engine strengths: full strength against a level of the ladder, or the
-//! ladder itself (each level against the next).
+//! `ploy pente match`: matches between players: full strength, a level 1 to 8, or a
+//! one-ply greedy player; or the levels' ladder (each level against the next).
 //!
 //! ```text
 //! ploy pente match [--a full] [--b 3] [--openings 50]
-//!     [--size 19] [--no-tournament-rule] [--min-movetime 200ms] [--seed 1] [--ladder]
-//!     [--jobs N] [--verbose]
+//!     [--size 19] [--no-tournament-rule] [--min-movetime 200ms] [--nodes N] [--seed 1]
+//!     [--ladder] [--jobs N] [--verbose]
 //! ```
 //!
-//! Each opening is the centre and two random legal moves (seeded), played twice with the
-//! colours swapped. A level of the ladder (`1` to `5`) thinks as long as its depth, padding
-//! and width take; `full` gets per move the mean time the levels in the match have used
-//! so far, and at least `--min-movetime` (`--movetime` fixes it instead; a bare number is
-//! milliseconds). The summary
+//! A player is `full`, a level `1` to `8` (`8` is full strength), or `greedy`: the move
+//! after which the static evaluation is best for the player who made it (a five first),
+//! ties broken at random (seeded). Each opening is the centre and two random legal moves
+//! (seeded), played twice with the colours swapped. With `--nodes N` every engine player
+//! has N nodes a move (levels 1 to 7 fewer, by their own limits); without it a level 1 to
+//! 7 searches within its own limits alone, and `full` (or level 8) gets per move the mean
+//! time the other players in the match have used so far, and at least `--min-movetime`
+//! (`--movetime` fixes it instead; a bare number is milliseconds). The summary
 //! gives wins, losses, draws, the score with a 95 % interval, the mean time and nodes per
 //! move of each side, and the games' lengths.
 //!
@@ -29,14 +32,18 @@ use ploy_search::Clock;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use pente::{Color, Engine, Level, Limits, Move, Outcome, Position, Rules, Size, Strength};
+use pente::{
+    Color, Engine, Evaluation, Level, Limits, Move, Outcome, Position, Rules, SearchPosition, Size,
+    Strength,
+};
+use ploy_search::{LevelRng, SearchGame};
 
 use crate::cli::{Failure, parse_duration};
 
 /// Plays engine against engine and reports the score.
 #[derive(Args, Clone, Debug)]
 pub struct MatchArgs {
-    /// First player: `full`, or a difficulty 1 to 5.
+    /// First player: `full`, a level 1 to 8, or `greedy` (one ply, best static evaluation).
     #[arg(long, default_value = "full")]
     pub a: String,
     /// Second player.
@@ -58,14 +65,14 @@ pub struct MatchArgs {
     /// a bare number is milliseconds.
     #[arg(long, value_name = "TIME", value_parser = parse_duration)]
     pub movetime: Option<Duration>,
-    /// Fixed nodes per move of a full-strength player instead of a time (repeatable
-    /// comparisons on a busy machine).
+    /// Fixed nodes per move of every engine player instead of a time (repeatable
+    /// comparisons on a busy machine); levels 1 to 7 use fewer by their own limits.
     #[arg(long, conflicts_with = "movetime")]
     pub nodes: Option<u64>,
     /// Seed of the openings (and of the engines' choices among equal moves).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Play the ladder instead: 1 against 2, 2 against 3, 3 against 4, 4 against 5.
+    /// Play the levels' ladder instead: 1 against 2, 2 against 3, ..., 7 against 8.
     #[arg(long)]
     pub ladder: bool,
     /// Print every game's moves.
@@ -117,14 +124,62 @@ impl Clock for ThreadTime {
     }
 }
 
-fn strength(s: &str) -> Result<Strength, String> {
-    if s == "full" {
-        return Ok(Strength::Full);
+/// A player of the match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Player {
+    /// The engine at a strength.
+    Engine(Strength),
+    /// One ply: the best static evaluation after the move.
+    Greedy,
+}
+
+impl Player {
+    /// Whether this player gets the full-strength budget (a time, without `--nodes`).
+    fn is_full(&self) -> bool {
+        match self {
+            Player::Engine(Strength::Full) => true,
+            Player::Engine(Strength::Level(l)) => l.is_full(),
+            _ => false,
+        }
     }
-    let d: u32 = s.parse().map_err(|_| format!("bad player {s:?}"))?;
-    Level::difficulty(d)
-        .map(Strength::Level)
-        .map_err(|e| e.to_string())
+}
+
+fn player(s: &str) -> Result<Player, String> {
+    match s.trim() {
+        "full" => Ok(Player::Engine(Strength::Full)),
+        "greedy" => Ok(Player::Greedy),
+        other => other
+            .parse::<Level>()
+            .map(|l| Player::Engine(Strength::Level(l)))
+            .map_err(|e| format!("bad player: {e}; or `full` or `greedy`")),
+    }
+}
+
+/// The greedy player's move: the one after which the static evaluation (for the player
+/// who made it) is best, a five or a tenth captured stone first; ties broken at random.
+fn greedy_move(pos: &Position, eval: &Evaluation, rng: &mut LevelRng) -> Move {
+    let me = pos.turn();
+    let mut g = SearchPosition::new(pos.clone());
+    let mut best = Vec::new();
+    let mut best_value = i64::MIN;
+    for mv in pos.legal_moves() {
+        let undo = g.make(mv);
+        let value = match g.position().outcome() {
+            Some(o) if o.winner() == Some(me) => i64::MAX,
+            Some(o) if o.winner().is_some() => i64::MIN + 1,
+            Some(_) => 0,
+            None => -i64::from(eval.value(&g)),
+        };
+        g.unmake(mv, undo);
+        if value > best_value {
+            best_value = value;
+            best.clear();
+        }
+        if value == best_value {
+            best.push(mv);
+        }
+    }
+    best[rng.below(best.len() as u64) as usize]
 }
 
 fn mix(mut z: u64) -> u64 {
@@ -229,7 +284,7 @@ struct LevelTime {
 fn play_game(
     args: &MatchArgs,
     rules: Rules,
-    players: [&Strength; 2],
+    players: [&Player; 2],
     game: u32,
     level_time: &Mutex<LevelTime>,
 ) -> GameResult {
@@ -238,14 +293,15 @@ fn play_game(
     let a_white = game % 2 == 0;
     let seed = mix(args.seed.wrapping_add(u64::from(game)));
     let clock = ThreadTime::new(args.wall_clock);
-    let mut engines = [
-        Engine::new(players[0].clone())
-            .with_seed(seed)
-            .with_clock(clock),
-        Engine::new(players[1].clone())
-            .with_seed(seed ^ 1)
-            .with_clock(clock),
-    ];
+    let engine = |p: &Player, seed: u64| {
+        let strength = match p {
+            Player::Engine(s) => s.clone(),
+            Player::Greedy => Strength::Full,
+        };
+        Engine::new(strength).with_seed(seed).with_clock(clock)
+    };
+    let mut engines = [engine(players[0], seed), engine(players[1], seed ^ 1)];
+    let eval = Evaluation::default();
     let mut pos = Position::from_moves(rules, &open).expect("legal opening");
     let mut line: Vec<String> = open.iter().map(ToString::to_string).collect();
     let mut result = GameResult {
@@ -259,10 +315,18 @@ fn play_game(
     };
     while !pos.is_over() {
         let who = usize::from((pos.turn() == Color::White) != a_white);
-        let strength = players[who];
-        let limits = match strength {
-            Strength::Full if args.nodes.is_some() => Limits::nodes(args.nodes.unwrap_or(1)),
-            Strength::Full => {
+        let player = players[who];
+        if *player == Player::Greedy {
+            let mut rng = LevelRng::new(seed ^ who as u64, pos.hash(), u64::from(pos.plies()));
+            let mv = greedy_move(&pos, &eval, &mut rng);
+            result.moves[who] += 1;
+            pos.play(mv).expect("the greedy player plays legal moves");
+            line.push(mv.to_string());
+            continue;
+        }
+        let limits = match player {
+            _ if args.nodes.is_some() => Limits::nodes(args.nodes.unwrap_or(1)),
+            p if p.is_full() => {
                 let time = args.movetime.unwrap_or_else(|| {
                     let lt = level_time.lock().unwrap_or_else(PoisonError::into_inner);
                     // The mean in whole milliseconds.
@@ -275,7 +339,7 @@ fn play_game(
                 });
                 Limits::move_time(time)
             }
-            Strength::Level(_) => Limits::default(),
+            _ => Limits::default(),
         };
         let t = clock.now();
         let analysis = engines[who].search(&pos, &limits, |_| {});
@@ -283,7 +347,7 @@ fn play_game(
         result.time[who] += used;
         result.moves[who] += 1;
         result.nodes[who] += analysis.nodes;
-        if matches!(strength, Strength::Level(_)) {
+        if !player.is_full() {
             let mut lt = level_time.lock().unwrap_or_else(PoisonError::into_inner);
             lt.time += used;
             lt.moves += 1;
@@ -301,8 +365,8 @@ fn play_game(
 fn play_match(
     args: &MatchArgs,
     rules: Rules,
-    a: &Strength,
-    b: &Strength,
+    a: &Player,
+    b: &Player,
     name_a: &str,
     name_b: &str,
 ) -> Tally {
@@ -387,26 +451,27 @@ fn report(name_a: &str, name_b: &str, t: &Tally) {
     );
 }
 
-/// Plays the match (or the ladder) and prints the summary.
+/// Plays the match (or the levels' ladder) and prints the summary.
 ///
 /// # Errors
 /// A bad player (status 2).
 pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     let rules = super::rules(args.size, args.no_tournament_rule);
     if args.ladder {
-        for d in 1..=4u32 {
-            let (Ok(a), Ok(b)) = (Level::difficulty(d), Level::difficulty(d + 1)) else {
-                unreachable!("the levels 1 to 5 exist");
-            };
-            let (a, b) = (Strength::Level(a), Strength::Level(b));
-            let (na, nb) = (format!("level {d}"), format!("level {}", d + 1));
+        let levels: Vec<Level> = Level::all().collect();
+        for pair in levels.windows(2) {
+            let (a, b) = (
+                Player::Engine(Strength::Level(pair[0])),
+                Player::Engine(Strength::Level(pair[1])),
+            );
+            let (na, nb) = (format!("level {}", pair[0]), format!("level {}", pair[1]));
             let t = play_match(args, rules, &a, &b, &na, &nb);
             report(&na, &nb, &t);
         }
         return Ok(());
     }
-    let a = strength(&args.a).map_err(Failure::usage)?;
-    let b = strength(&args.b).map_err(Failure::usage)?;
+    let a = player(&args.a).map_err(Failure::usage)?;
+    let b = player(&args.b).map_err(Failure::usage)?;
     let t = play_match(args, rules, &a, &b, &args.a, &args.b);
     report(&args.a, &args.b, &t);
     Ok(())

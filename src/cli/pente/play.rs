@@ -2,16 +2,17 @@
 //! person.
 //!
 //! ```text
-//! ploy pente play [--size N] [--difficulty D] [--depth D] [--padding P] [--width 4,3,2]
+//! ploy pente play [--size N] [--level N] [--difficulty D] [--depth D] [--padding P] [--width 4,3,2]
 //!     [--flip] [--no-tournament-rule] [--seed N] [--white human|bot] [--black human|bot]
 //!     [--movetime TIME] [--load FILE] [OPTION...]
 //! ```
 //!
 //! The options also come in the 2018 program's spelling, as arguments (`'size(13)'`,
 //! `'difficulty(4)'`, `'width([4,3,2])'`, `'flip(true)'`, `'rule(false)'` and their long
-//! names) or typed before the first move. Without a difficulty (or depth, padding, width)
-//! the bot plays at full strength, thinking `--movetime` a move (1s; a bare number is
-//! milliseconds). Type `help` for the commands: a move (`K10`), `undo`, `hint`,
+//! names, and `'level(3)'`) or typed before the first move. The bot plays at `--level N`
+//! (1 to 8; 8, the default, is full strength), thinking at most `--movetime` a move (1s; a
+//! bare number is milliseconds); `--difficulty D` (1 to 5) is level D + 1; depth, padding
+//! or width make the 2018 program's narrowed search, which takes no time budget. Type `help` for the commands: a move (`K10`), `undo`, `hint`,
 //! `save FILE`, `load FILE`, `board`, `new`, `options`, `quit`.
 
 use std::io::{BufRead, Write};
@@ -20,7 +21,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use pente::options::{SeedOption, Settings};
-use pente::{Color, Engine, Game, Limits, Move, Record, Strength, display};
+use pente::{Color, Engine, Game, Level, Limits, Move, Record, Strength, display};
 
 use crate::cli::{Failure, parse_duration};
 
@@ -39,7 +40,10 @@ pub struct PlayArgs {
     /// Board size: odd, 7 to 19 (default 19).
     #[arg(long)]
     pub size: Option<pente::Size>,
-    /// Bot difficulty, 1 (easiest) to 5; without it the bot plays at full strength.
+    /// Bot level, 1 (weakest) to 8 (full strength, the default).
+    #[arg(long, value_name = "N")]
+    pub level: Option<Level>,
+    /// Bot difficulty of the 2018 program, 1 to 5: level D + 1.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=5))]
     pub difficulty: Option<u32>,
     /// Bot look-ahead in plies (overrides the difficulty's).
@@ -90,7 +94,7 @@ Commands:
   help            this text
   quit            leave
 Before the first move, options in the 2018 program's spelling change the game:
-  size(13) board_size(S)   difficulty(D)   depth(D)   padding(P)
+  size(13) board_size(S)   level(N)   difficulty(D)   depth(D)   padding(P)
   width([4,3,2]) width(W)  flip(true) flip_board(B)  rule(false) tournament_rule(B)";
 
 struct Session<W: Write> {
@@ -106,7 +110,9 @@ struct Session<W: Write> {
 fn describe(strength: &Strength) -> String {
     match strength {
         Strength::Full => "full strength".to_owned(),
-        Strength::Level(l) => l.to_string(),
+        Strength::Level(l) if l.is_full() => "level 8, full strength".to_owned(),
+        Strength::Level(l) => format!("level {l}"),
+        Strength::Ladder(l) => l.to_string(),
     }
 }
 
@@ -154,8 +160,8 @@ impl<W: Write> Session<W> {
 
     fn limits(&self) -> Limits {
         match self.settings.strength() {
-            Strength::Full => Limits::move_time(self.movetime),
-            Strength::Level(_) => Limits::default(),
+            Strength::Full | Strength::Level(_) => Limits::move_time(self.movetime),
+            Strength::Ladder(_) => Limits::default(),
         }
     }
 
@@ -363,6 +369,9 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     }
     if let Some(d) = args.difficulty {
         options.push(SeedOption::Difficulty(d));
+    }
+    if let Some(l) = args.level {
+        options.push(SeedOption::Level(l));
     }
     if let Some(d) = args.depth {
         options.push(SeedOption::Depth(d));

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! ploy pyloff analyze [--size N] [--players K] [--all-freedoms] [--cut-down]
-//!     [--movetime TIME] [--depth D] [--nodes N]
+//!     [--movetime TIME] [--depth D] [--nodes N] [--level N] [--seed S]
 //! ```
 //!
 //! Each input line holds one game as for `ploy pyloff moves`; each answer is one JSON
@@ -13,14 +13,16 @@
 //! `{"bestmove": null, "outcome": "over", "winners": [...]}`, a bad move the error object
 //! of `moves`. Without a budget flag each search takes 1 s (`--movetime 1s`; a bare
 //! number is milliseconds); each line is searched by a fresh engine, so depth and node
-//! budgets give the same answer every run.
+//! budgets give the same answer every run. `--level N` (1 to 8, default 8: full strength)
+//! searches at a level: levels 1 to 7 within their own limits too, choosing among their
+//! lines as `--seed` (default 0), the position and the move number decide.
 
 use std::time::Duration;
 
 use clap::Args;
 use ploy_search::Evaluator;
 use pyloff::json_lines::{bestmove_json, finished_json, read_game};
-use pyloff::{Engine, Evaluation, Limits, Move, Score, SearchPosition, Status};
+use pyloff::{Engine, Evaluation, Level, Limits, Move, Score, SearchPosition, Status};
 
 use super::GameArgs;
 use crate::cli::{Failure, parse_duration};
@@ -40,6 +42,12 @@ pub struct AnalyzeArgs {
     /// Node budget.
     #[arg(long)]
     pub nodes: Option<u64>,
+    /// The bot's level, 1 (weakest) to 8 (full strength, the default).
+    #[arg(long, value_name = "N")]
+    pub level: Option<Level>,
+    /// Seed of a level's choices.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// Answers every line of standard input.
@@ -64,6 +72,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         limits.hard_time = t.hard_time;
     }
     let mut engine = Engine::new();
+    engine.set_level(args.level.unwrap_or(Level::MAX));
+    engine.set_seed(args.seed);
     super::answer_lines(|line| match read_game(line, options) {
         Err(e) => e,
         Ok(game) => match game.position().status() {

@@ -1,19 +1,23 @@
-//! `ploy pyloff match`: matches of the bot against simple players or a weaker copy of itself.
+//! `ploy pyloff match`: matches of the bot against simple players, a weaker copy of itself
+//! or another level.
 //!
 //! ```text
-//! ploy pyloff match --opponent random|greedy|depth2 \
-//!     [--games N] [--movetime TIME] [--seed S] [--opening-plies P] [--records DIR] \
-//!     [--size N] [--players K] [--all-freedoms] [--cut-down]
+//! ploy pyloff match --opponent random|greedy|depth2|level [--opponent-level M] \
+//!     [--level N] [--nodes N] [--games N] [--movetime TIME] [--seed S] \
+//!     [--opening-plies P] [--records DIR] [--size N] [--players K] [--all-freedoms] [--cut-down]
 //! ```
 //!
-//! The bot (the engine at `--movetime`, default 200ms a move; a bare number is
-//! milliseconds) plays one seat; every other
-//! seat is the opponent:
+//! The bot (the engine at `--level N`, 1 to 8, default 8, full strength; with
+//! `--movetime`, default 200ms a move, a bare number is milliseconds, or `--nodes` a move
+//! instead) plays one seat; every other seat is the opponent:
 //!
 //! - `random`: a uniformly random legal move (seeded);
 //! - `greedy`: one ply: the move after which its own pieces minus the most pieces of any
 //!   other player is largest (captures count), ties broken at random (seeded);
-//! - `depth2`: the same engine limited to depth 2.
+//! - `depth2`: the same engine limited to depth 2;
+//! - `level`: the engine at `--opponent-level M` with the bot's budget.
+//!
+//! The engines' choices at levels 1 to 7 are seeded by `--seed` and the game's number.
 //!
 //! Both engines know the move cap (a position at the cap is final for their search).
 //!
@@ -31,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use pyloff::{Engine, Game, Limits, Move, Outcome, Player, Position, RecordResult};
+use pyloff::{Engine, Game, Level, Limits, Move, Outcome, Player, Position, RecordResult};
 
 use super::GameArgs;
 use crate::cli::{Failure, parse_duration};
@@ -45,6 +49,8 @@ pub enum Opponent {
     Greedy,
     /// The same engine limited to depth 2.
     Depth2,
+    /// The engine at `--opponent-level`.
+    Level,
 }
 
 /// Matches of the Pyloff bot against random, greedy or depth-2 players.
@@ -59,9 +65,19 @@ pub struct MatchArgs {
     /// Number of games.
     #[arg(long, default_value_t = 20)]
     pub games: u32,
+    /// The bot's level, 1 (weakest) to 8 (full strength, the default).
+    #[arg(long, value_name = "N", default_value = "8")]
+    pub level: Level,
+    /// The opponent's level with `--opponent level`.
+    #[arg(long, value_name = "M", required_if_eq("opponent", "level"))]
+    pub opponent_level: Option<Level>,
     /// The bot's time per move; a bare number is milliseconds.
     #[arg(long, value_name = "TIME", default_value = "200ms", value_parser = parse_duration)]
     pub movetime: Duration,
+    /// Nodes per move instead of a time, for the bot and a `level` opponent (repeatable
+    /// results on a busy machine).
+    #[arg(long)]
+    pub nodes: Option<u64>,
     /// Seed of the openings and of the random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -134,22 +150,33 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
     let options = cli.game.options()?;
     let players = u32::from(options.players());
     let cap = options.move_cap();
-    let bot_limits = Limits::move_time(cli.movetime);
+    let bot_limits = match cli.nodes {
+        Some(n) => Limits::nodes(n),
+        None => Limits::move_time(cli.movetime),
+    };
     let depth2_limits = Limits {
         depth: Some(2),
         ..Limits::move_time(cli.movetime)
+    };
+    let opponent_level = match cli.opponent {
+        Opponent::Level => cli.opponent_level.unwrap_or(Level::MAX),
+        _ => Level::MAX,
+    };
+    let budget = match cli.nodes {
+        Some(n) => format!("{n} nodes"),
+        None => format!("{} ms", cli.movetime.as_millis()),
+    };
+    let against = match cli.opponent {
+        Opponent::Level => format!("level {opponent_level}"),
+        o => format!("{o:?}"),
     };
     if let Some(dir) = &cli.records {
         std::fs::create_dir_all(dir)
             .map_err(|e| Failure::failed(format!("cannot create {}: {e}", dir.display())))?;
     }
     println!(
-        "# {options}, bot {} ms a move against {:?}, {} games, seed {}, openings of {} random moves, cap {cap} moves",
-        cli.movetime.as_millis(),
-        cli.opponent,
-        cli.games,
-        cli.seed,
-        cli.opening_plies
+        "# {options}, bot level {} at {budget} a move against {against}, {} games, seed {}, openings of {} random moves, cap {cap} moves",
+        cli.level, cli.games, cli.seed, cli.opening_plies
     );
     let bar = ProgressBar::new(u64::from(cli.games));
     if let Ok(style) =
@@ -179,12 +206,17 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
             let mv = random_move(game.position(), &mut seed);
             game.play(mv).expect("a legal move");
         }
+        let game_seed = mix(cli.seed ^ 0x5EED ^ u64::from(n));
         let mut bot_engine = Engine::new();
         bot_engine.set_move_cap(Some(cap));
+        bot_engine.set_level(cli.level);
+        bot_engine.set_seed(game_seed);
         let mut opponents: Vec<Engine> = (0..players)
-            .map(|_| {
+            .map(|i| {
                 let mut e = Engine::new();
                 e.set_move_cap(Some(cap));
+                e.set_level(opponent_level);
+                e.set_seed(game_seed ^ u64::from(i + 1));
                 e
             })
             .collect();
@@ -207,6 +239,10 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
                     Opponent::Greedy => greedy_move(pos, &mut rng),
                     Opponent::Depth2 => opponents[to_move.index()]
                         .search(&game, &depth2_limits)
+                        .best_move
+                        .expect("a move"),
+                    Opponent::Level => opponents[to_move.index()]
+                        .search(&game, &bot_limits)
                         .best_move
                         .expect("a move"),
                 }

@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! ploy pyloff play [--size N] [--players K] [--all-freedoms] [--cut-down] [--bots 2,3] [--movetime TIME]
+//!     [--level N] [--seed S]
 //! ```
 //!
 //! The board is drawn level by level, side by side, each level with the column letters and
@@ -20,7 +21,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use clap::Args;
-use pyloff::{Engine, Game, Limits, Move, Options, Player, Point, Position, Record, Status};
+use pyloff::{Engine, Game, Level, Limits, Move, Options, Player, Point, Position, Record, Status};
 
 use super::GameArgs;
 use crate::cli::{Failure, parse_duration};
@@ -37,6 +38,12 @@ pub struct PlayArgs {
     /// The bots' time per move (also used by `hint`); a bare number is milliseconds.
     #[arg(long, value_name = "TIME", default_value = "1s", value_parser = parse_duration)]
     pub movetime: Duration,
+    /// The bots' level, 1 (weakest) to 8 (full strength, the default); `hint` too.
+    #[arg(long, value_name = "N", default_value = "8")]
+    pub level: Level,
+    /// Seed of the bots' choices at levels 1 to 7.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 const HELP: &str = "\
@@ -326,7 +333,12 @@ pub fn run(cli: &PlayArgs) -> Result<(), Failure> {
     let mut session = Session {
         game: Game::new(options),
         bots,
-        engine: Engine::new(),
+        engine: {
+            let mut e = Engine::new();
+            e.set_level(cli.level);
+            e.set_seed(cli.seed);
+            e
+        },
         limits: Limits::move_time(cli.movetime),
         echo: !std::io::stdin().is_terminal(),
     };

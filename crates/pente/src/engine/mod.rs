@@ -1,4 +1,5 @@
-//! The engine: Pente on ploy-search, at full strength or as the difficulty ladder.
+//! The engine: Pente on ploy-search, at full strength, at a [`Level`] 1 to 8, or as a
+//! narrowed search of the 2018 program ([`Ladder`]).
 
 mod eval;
 pub(crate) mod patterns;
@@ -9,7 +10,10 @@ use core::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use ploy_search::{Clock, Config, Info, Limits, Score, SearchGame, Searcher, SystemClock};
+use ploy_search::{
+    Clock, Config, Info, Level, LevelRng, Limits, Score, SearchGame, SearchOptions, Searcher,
+    SystemClock, choose_within,
+};
 use thiserror::Error;
 
 pub use eval::{EvalParams, Evaluation};
@@ -20,11 +24,13 @@ use crate::types::Move;
 use state::Narrowing;
 use threat::{ThreatBudget, ThreatSearch};
 
-/// A level of the ladder: look-ahead depth, padding of the candidate box, and widths per
-/// ply (see [`Level::difficulty`]).
+/// A narrowed search in the manner of the 2018 program: look-ahead depth, padding of the
+/// candidate box, and widths per ply (the options `depth(D)`, `padding(P)` and
+/// `width(W)`; [`Ladder::difficulty`] has the old five presets). Before 0.2 this type was
+/// called `Level`; that name is now the 8-level strength shared by every game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Level {
+pub struct Ladder {
     /// Plies of look-ahead (0: the best-ordered move, no look-ahead).
     pub depth: u32,
     /// Candidate moves are the legal points inside the bounding box of all stones widened
@@ -41,8 +47,10 @@ pub struct Level {
 #[error("difficulty {0} is not from 1 to 5")]
 pub struct DifficultyError(pub u32);
 
-impl Level {
-    /// The preset of a difficulty from 1 (easiest) to 5:
+impl Ladder {
+    /// The old preset of a difficulty from 1 (easiest) to 5 (the `difficulty(D)` option
+    /// now chooses a [`Level`], see [`level_of_difficulty`]; these presets are the
+    /// starting point that `depth(D)`, `padding(P)` and `width(W)` change):
     ///
     /// | difficulty | depth | padding | width |
     /// |---|---|---|---|
@@ -54,7 +62,7 @@ impl Level {
     ///
     /// # Errors
     /// [`DifficultyError`] outside 1..=5.
-    pub fn difficulty(d: u32) -> Result<Level, DifficultyError> {
+    pub fn difficulty(d: u32) -> Result<Ladder, DifficultyError> {
         let (depth, padding, width): (u32, u8, &[u16]) = match d {
             1 => (1, 1, &[3]),
             2 => (3, 1, &[3, 2]),
@@ -63,7 +71,7 @@ impl Level {
             5 => (7, 3, &[8, 5, 3, 2]),
             _ => return Err(DifficultyError(d)),
         };
-        Ok(Level {
+        Ok(Ladder {
             depth,
             padding,
             width: width.to_vec(),
@@ -71,7 +79,7 @@ impl Level {
     }
 }
 
-impl fmt::Display for Level {
+impl fmt::Display for Ladder {
     /// `depth 5, padding 2, width [4,3,2]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "depth {}, padding {}, width [", self.depth, self.padding)?;
@@ -85,6 +93,27 @@ impl fmt::Display for Level {
     }
 }
 
+/// The level of an old difficulty 1 to 5 (`--difficulty`, `difficulty(D)`): one more,
+/// so difficulty 1 is level 2 and difficulty 5 is level 6.
+///
+/// ```
+/// use pente::{Level, engine::level_of_difficulty};
+/// assert_eq!(level_of_difficulty(1)?, Level::new(2)?);
+/// assert_eq!(level_of_difficulty(5)?, Level::new(6)?);
+/// assert!(level_of_difficulty(6).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`DifficultyError`] outside 1..=5.
+pub fn level_of_difficulty(d: u32) -> Result<Level, DifficultyError> {
+    if (1..=5).contains(&d) {
+        Level::new(d as u8 + 1).map_err(|_| DifficultyError(d))
+    } else {
+        Err(DifficultyError(d))
+    }
+}
+
 /// How the engine plays.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -92,10 +121,89 @@ pub enum Strength {
     /// Full strength: the threat search, then the whole search within the budget.
     #[default]
     Full,
-    /// A ladder level: the same evaluation and move ordering, limited by depth, padding and
-    /// width; budgets other than the stop flag do not apply.
+    /// A level 1 to 8 ([`LevelParams::of`] gives what each does): level 8 is full
+    /// strength; the others search within their own node and depth limits (and the
+    /// caller's budget) and now and then choose a weaker move, seeded by the engine's seed,
+    /// the position and the ply.
     Level(Level),
+    /// A narrowed search of the 2018 program: the same evaluation and move ordering,
+    /// limited by depth, padding and width; budgets other than the stop flag do not apply.
+    Ladder(Ladder),
 }
+
+/// What a level below 8 does: its own limits within the caller's budget, how many best
+/// lines it searches, and its deliberate error.
+///
+/// | level | nodes | depth | threat nodes | lines | margin | other move ‰ |
+/// |---|---|---|---|---|---|---|
+/// | 1 | 1,000 | 1 | 0 | 24 | 3,000 | 900 |
+/// | 2 | 1,000 | 1 | 0 | 8 | 400 | 450 |
+/// | 3 | 1,000 | 1 | 0 | 6 | 250 | 300 |
+/// | 4 | 2,000 | 2 | 0 | 3 | 80 | 60 |
+/// | 5 | 3,000 | 3 | 1,000 | 2 | 40 | 30 |
+/// | 6 | 4,000 | | 4,000 | 2 | 20 | 10 |
+/// | 7 | 12,000 | | 15,000 | 2 | 10 | 0 |
+/// | 8 | | | 200,000 | 1 | 0 | 0 |
+///
+/// A level searches like full strength, with at most `nodes` nodes and `depth` plies (and
+/// the caller's limits when smaller), `threat_nodes` for the threat search first (a forced
+/// win it proves is played), and `lines` best lines. Then, seeded by the engine's seed,
+/// the position's hash and the ply, it plays a move chosen at random among the lines
+/// within `margin` of the best (in evaluation units; a stone pair is worth about 100), or,
+/// with a chance of `other` in a thousand, any of the lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelParams {
+    /// Most nodes a move (main search and threat search together); `None`: the caller's.
+    pub nodes: Option<u64>,
+    /// Most plies of the main search; `None`: the caller's.
+    pub depth: Option<u32>,
+    /// Most nodes of the threat search (0: none).
+    pub threat_nodes: u64,
+    /// Best lines searched (MultiPV).
+    pub lines: usize,
+    /// Lines within this of the best are equally likely.
+    pub margin: i64,
+    /// Chance in a thousand of playing any of the lines.
+    pub other_per_mille: u32,
+}
+
+impl LevelParams {
+    /// The parameters of `level` (level 8: the caller's budget, one line, no error).
+    #[must_use]
+    pub const fn of(level: Level) -> LevelParams {
+        LEVELS[level.get() as usize - 1]
+    }
+
+    const fn row(
+        nodes: Option<u64>,
+        depth: Option<u32>,
+        threat_nodes: u64,
+        lines: usize,
+        margin: i64,
+        other_per_mille: u32,
+    ) -> LevelParams {
+        LevelParams {
+            nodes,
+            depth,
+            threat_nodes,
+            lines,
+            margin,
+            other_per_mille,
+        }
+    }
+}
+
+/// Levels 1 to 8.
+const LEVELS: [LevelParams; 8] = [
+    LevelParams::row(Some(1_000), Some(1), 0, 24, 3_000, 900),
+    LevelParams::row(Some(1_000), Some(1), 0, 8, 400, 450),
+    LevelParams::row(Some(1_000), Some(1), 0, 6, 250, 300),
+    LevelParams::row(Some(2_000), Some(2), 0, 3, 80, 60),
+    LevelParams::row(Some(3_000), Some(3), 1_000, 2, 40, 30),
+    LevelParams::row(Some(4_000), None, 4_000, 2, 20, 10),
+    LevelParams::row(Some(12_000), None, 15_000, 2, 10, 0),
+    LevelParams::row(None, None, 200_000, 1, 0, 0),
+];
 
 /// The answer of [`Engine::search`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,8 +235,12 @@ pub struct Analysis {
 /// let mut engine = Engine::new(Strength::Full);
 /// let a = engine.search(&pos, &Limits::depth(3), |_| {});
 /// assert!(pos.is_legal(a.best_move.unwrap()));
-/// let mut easy = Engine::new(Strength::Level(Level::difficulty(1)?)).with_seed(7);
-/// assert!(pos.is_legal(easy.search(&pos, &Limits::default(), |_| {}).best_move.unwrap()));
+/// // Level 2 of 8, seeded: the same seed replays the same moves.
+/// let mut easy = Engine::new(Strength::Level(Level::new(2)?)).with_seed(7);
+/// let m = easy.search(&pos, &Limits::nodes(20_000), |_| {}).best_move.unwrap();
+/// assert!(pos.is_legal(m));
+/// let mut again = Engine::new(Strength::Level(Level::new(2)?)).with_seed(7);
+/// assert_eq!(again.search(&pos, &Limits::nodes(20_000), |_| {}).best_move, Some(m));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Engine {
@@ -192,8 +304,8 @@ impl Engine {
     #[must_use]
     pub fn with_evaluation(strength: Strength, eval: Evaluation) -> Engine {
         let config = match strength {
-            Strength::Full => full_strength_config(),
-            Strength::Level(_) => ladder_config(),
+            Strength::Full | Strength::Level(_) => full_strength_config(),
+            Strength::Ladder(_) => ladder_config(),
         };
         Engine::with_config(strength, config, eval)
     }
@@ -252,6 +364,18 @@ impl Engine {
         &self.strength
     }
 
+    /// Plays at `level` from the next search on (an engine made for a [`Ladder`] gets the
+    /// full-strength search configuration, with a new table).
+    pub fn set_level(&mut self, level: Level) {
+        if matches!(self.strength, Strength::Ladder(_)) {
+            let eval = self.searcher.evaluator().clone();
+            self.searcher = Searcher::new(full_strength_config(), eval);
+            self.searcher
+                .set_clock(SharedClock(Arc::clone(&self.clock)));
+        }
+        self.strength = Strength::Level(level);
+    }
+
     /// Forgets the table and killers (a new game).
     pub fn clear(&mut self) {
         self.searcher.clear();
@@ -265,9 +389,10 @@ impl Engine {
     /// Searches `pos` within `limits` and returns the move to play. `observer` sees every
     /// completed iteration of the main search, or the threat search's proven win.
     ///
-    /// At full strength the threat search runs first, with at most a quarter of the
-    /// budget; a win it proves is answered at once. A level of the ladder ignores every
-    /// budget but the stop flag. A finished game answers `best_move: None` with the
+    /// At full strength (and level 8) the threat search runs first, with at most a quarter
+    /// of the budget; a win it proves is answered at once. Levels 1 to 7 search within
+    /// their own limits too ([`LevelParams`]). A [`Ladder`] ignores every budget but the
+    /// stop flag. A finished game answers `best_move: None` with the
     /// result as the score.
     pub fn search(
         &mut self,
@@ -278,7 +403,11 @@ impl Engine {
         let start = self.clock.now();
         match self.strength.clone() {
             Strength::Full => self.search_full(pos, limits, observer, start),
-            Strength::Level(level) => self.search_level(pos, &level, limits, start),
+            Strength::Level(level) if level.is_full() => {
+                self.search_full(pos, limits, observer, start)
+            }
+            Strength::Level(level) => self.search_weaker(pos, level, limits, observer, start),
+            Strength::Ladder(ladder) => self.search_ladder(pos, &ladder, limits, start),
         }
     }
 
@@ -286,15 +415,73 @@ impl Engine {
         &mut self,
         pos: &Position,
         limits: &Limits,
+        observer: impl FnMut(&Info<'_, Move>),
+        start: Duration,
+    ) -> Analysis {
+        let threat_nodes = self.threat_nodes;
+        self.search_lines(pos, limits, threat_nodes, 1, observer, start)
+            .0
+    }
+
+    /// A level below 8: the search within the level's limits, several lines, and the
+    /// seeded choice among them.
+    fn search_weaker(
+        &mut self,
+        pos: &Position,
+        level: Level,
+        limits: &Limits,
         mut observer: impl FnMut(&Info<'_, Move>),
         start: Duration,
     ) -> Analysis {
+        let p = LevelParams::of(level);
+        let mut limits = limits.clone();
+        limits.nodes = min_option(limits.nodes, p.nodes);
+        limits.depth = min_option(limits.depth, p.depth);
+        let threat_nodes = p.threat_nodes.min(self.threat_nodes);
+        let (mut analysis, lines) =
+            self.search_lines(pos, &limits, threat_nodes, p.lines, &mut observer, start);
+        if analysis.by_threats || lines.len() < 2 {
+            return analysis;
+        }
+        let mut rng = LevelRng::new(self.seed, pos.hash(), u64::from(pos.plies()));
+        let margin = if rng.chance(p.other_per_mille) {
+            i64::MAX
+        } else {
+            p.margin
+        };
+        let scored: Vec<(Move, i64)> = lines
+            .iter()
+            .map(|(m, s, _)| (*m, i64::from(s.raw())))
+            .collect();
+        if let Some(choice) = choose_within(&scored, margin, &mut rng) {
+            if let Some((m, s, pv)) = lines.into_iter().find(|l| l.0 == choice) {
+                analysis.best_move = Some(m);
+                analysis.score = s;
+                analysis.pv = pv;
+            }
+        }
+        analysis
+    }
+
+    /// The threat search (at most `threat_nodes`), then the main search for `lines` best
+    /// lines; the answer and the lines of the deepest iteration that completed them all
+    /// (move, score, line), best first (empty when the threat search answered).
+    #[allow(clippy::type_complexity)]
+    fn search_lines(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        threat_nodes: u64,
+        lines: usize,
+        mut observer: impl FnMut(&Info<'_, Move>),
+        start: Duration,
+    ) -> (Analysis, Vec<(Move, Score, Vec<Move>)>) {
         let mut g = SearchPosition::new(pos.clone());
         g.set_salt(self.seed);
         g.set_root();
         g.set_tuning(self.tuning);
         let mut nodes = 0;
-        if !pos.is_over() && self.threat_nodes > 0 {
+        if !pos.is_over() && threat_nodes > 0 {
             // The threat search gets a share of the budget.
             let share = u64::from(self.tuning.threat_share.min(100));
             let deadline = limits
@@ -302,9 +489,9 @@ impl Engine {
                 .map(|t| start + t * self.tuning.threat_share.min(100) / 100);
             let clock = Arc::clone(&self.clock);
             let budget = ThreatBudget {
-                nodes: limits.nodes.map_or(self.threat_nodes, |n| {
-                    (n * share / 100).min(self.threat_nodes)
-                }),
+                nodes: limits
+                    .nodes
+                    .map_or(threat_nodes, |n| (n * share / 100).min(threat_nodes)),
                 deadline,
                 stop: limits.stop.clone(),
             };
@@ -315,7 +502,7 @@ impl Engine {
                 let pv = [mv];
                 let time = self.clock.now().saturating_sub(start);
                 observer(&Info::new(plies, Score::win_in(plies), &pv, nodes, time));
-                return Analysis {
+                let analysis = Analysis {
                     best_move: Some(mv),
                     score: Score::win_in(plies),
                     depth: plies,
@@ -324,6 +511,7 @@ impl Engine {
                     time: self.clock.now().saturating_sub(start),
                     by_threats: true,
                 };
+                return (analysis, Vec::new());
             }
         }
         let mut limits = limits.clone();
@@ -336,8 +524,18 @@ impl Engine {
         if let Some(t) = limits.soft_time.as_mut() {
             *t = t.saturating_sub(self.clock.now().saturating_sub(start));
         }
-        let r = self.searcher.search(&g, &[], &limits, &mut observer);
-        Analysis {
+        let mut found = LinesSeen::default();
+        let r = if lines > 1 {
+            let options = SearchOptions::default().with_lines(lines);
+            self.searcher
+                .search_with(&g, &[], &limits, &options, |info: &Info<'_, Move>| {
+                    found.see(info);
+                    observer(info);
+                })
+        } else {
+            self.searcher.search(&g, &[], &limits, &mut observer)
+        };
+        let analysis = Analysis {
             best_move: r.best_move,
             score: r.score,
             depth: r.depth,
@@ -345,13 +543,14 @@ impl Engine {
             nodes: nodes + r.nodes,
             time: self.clock.now().saturating_sub(start),
             by_threats: false,
-        }
+        };
+        (analysis, found.lines())
     }
 
-    fn search_level(
+    fn search_ladder(
         &mut self,
         pos: &Position,
-        level: &Level,
+        level: &Ladder,
         limits: &Limits,
         start: Duration,
     ) -> Analysis {
@@ -429,6 +628,51 @@ impl Engine {
         }
         analysis.time = self.clock.now().saturating_sub(start);
         analysis
+    }
+}
+
+/// The smaller of two optional limits (`None`: no limit).
+fn min_option<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
+
+/// The lines a search with several lines reported: those of the deepest iteration that
+/// reported as many lines as the first one did.
+#[derive(Default)]
+struct LinesSeen {
+    /// Lines of the iteration being reported.
+    current: Vec<(Move, Score, Vec<Move>)>,
+    /// The last complete iteration's lines.
+    complete: Vec<(Move, Score, Vec<Move>)>,
+    /// How many lines an iteration has (those of the first).
+    full: usize,
+}
+
+impl LinesSeen {
+    fn see(&mut self, info: &Info<'_, Move>) {
+        let Some(mv) = info.best_move else { return };
+        if info.multipv.unwrap_or(1) == 1 {
+            if self.full == 0 {
+                self.full = self.current.len();
+            }
+            self.current.clear();
+        }
+        self.current.push((mv, info.score, info.pv.to_vec()));
+        if self.full == 0 || self.current.len() >= self.full {
+            self.complete.clone_from(&self.current);
+        }
+    }
+
+    fn lines(mut self) -> Vec<(Move, Score, Vec<Move>)> {
+        if self.full == 0 {
+            // One iteration only: whatever it reported is complete.
+            self.complete = self.current;
+        }
+        self.complete
     }
 }
 

@@ -43,7 +43,7 @@ fn records_and_strengths_round_trip() {
     assert_eq!(v["moves"], json!(["E5", "F6", "B3"]));
     assert_eq!(v["rules"], json!({"size": 9, "tournament_rule": false}));
     assert_eq!(serde_json::from_value::<Record>(v).unwrap(), record);
-    let s = Strength::Level(Level::difficulty(3).unwrap());
+    let s = Strength::Level(Level::new(3).unwrap());
     let v = serde_json::to_value(&s).unwrap();
     assert_eq!(serde_json::from_value::<Strength>(v).unwrap(), s);
 }

@@ -3,5 +3,6 @@
 
 mod common;
 mod games;
+mod levels;
 mod rules;
 mod seed_examples;
