@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use pente::{Analysis, Evaluation, Level, Move, Position, Rules, Size, Strength};
+use pente::{Analysis, Evaluation, Move, Position, Rules, Size, Strength};
 use ploy_search::{Config, Limits};
 
 use super::game::{GoRequest, ProtocolGame, bestmove_line, count_from, game_over, show_lines};
@@ -35,8 +35,6 @@ impl Engines {
 /// moves.
 pub(super) struct PenteProtocol {
     rules: Rules,
-    /// The engine's level for the next searches.
-    level: Level,
     start: Position,
     moves: Vec<Move>,
     pos: Position,
@@ -47,16 +45,10 @@ impl PenteProtocol {
         let rules = Rules::new(Size::S19);
         PenteProtocol {
             rules,
-            level: Level::MAX,
             start: Position::new(rules),
             moves: Vec::new(),
             pos: Position::new(rules),
         }
-    }
-
-    /// The engine plays at `level` from the next `go` on (the `Level` option).
-    pub(super) fn set_level(&mut self, level: Level) {
-        self.level = level;
     }
 
     /// The current game starts again from the empty board of the current rules.
@@ -98,7 +90,6 @@ impl ProtocolGame for PenteProtocol {
              var 19"
                 .to_owned(),
             "option name Tournament rule type check default true".to_owned(),
-            "option name Level type spin default 8 min 1 max 8".to_owned(),
         ]
     }
 
@@ -120,13 +111,6 @@ impl ProtocolGame for PenteProtocol {
                 Some(on) => self.rules.with_tournament_rule(on),
                 None => return Some(Err(bad())),
             },
-            "level" => {
-                return Some(
-                    v.parse::<Level>()
-                        .map(|level| self.set_level(level))
-                        .map_err(|e| format!("option `Level`: {e}")),
-                );
-            }
             _ => return None,
         };
         self.rules = rules;
@@ -179,7 +163,7 @@ impl ProtocolGame for PenteProtocol {
             return Err("`go mate` is not available in pente games".into());
         }
         let pos = self.pos.clone();
-        let level = self.level;
+        let level = request.level;
         Ok(Box::new(move |engines: &mut Engines| {
             if let Some(result) = result_text(&pos) {
                 return game_over(&out, result);

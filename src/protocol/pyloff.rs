@@ -5,7 +5,7 @@
 //! players).
 
 use ploy_search::Config;
-use pyloff::{Evaluation, Level, Move, Options, Outcome, Position, RuleSet, SearchPosition};
+use pyloff::{Evaluation, Move, Options, Outcome, Position, RuleSet, SearchPosition};
 
 use super::game::{
     GoRequest, ProtocolGame, bestmove_line, count_from, game_over, search_options, show_lines,
@@ -38,8 +38,6 @@ pub(super) struct PyloffProtocol {
     players: u8,
     all_freedoms: bool,
     cut_down: bool,
-    /// The engine's level for the next searches.
-    level: Level,
     start: Position,
     pos: Position,
     /// The hash of the position before each move of the game.
@@ -54,7 +52,6 @@ impl PyloffProtocol {
             players: start.players(),
             all_freedoms: false,
             cut_down: false,
-            level: Level::MAX,
             pos: start.clone(),
             start,
             hashes: Vec::new(),
@@ -64,11 +61,6 @@ impl PyloffProtocol {
     fn options(&self) -> Result<Options, String> {
         let rules = RuleSet::from_flags(self.all_freedoms, self.cut_down);
         Options::new(self.size, self.players, rules).map_err(|e| e.to_string())
-    }
-
-    /// The engine plays at `level` from the next `go` on (the `Level` option).
-    pub(super) fn set_level(&mut self, level: Level) {
-        self.level = level;
     }
 
     /// The current game starts again from the empty board of the current options.
@@ -127,21 +119,12 @@ impl ProtocolGame for PyloffProtocol {
             "option name Players type spin default 2 min 2 max 4".to_owned(),
             "option name All freedoms type check default false".to_owned(),
             "option name Cut down type check default false".to_owned(),
-            "option name Level type spin default 8 min 1 max 8".to_owned(),
         ]
     }
 
     fn set_option(&mut self, key: &str, name: &str, value: &str) -> Option<Result<(), String>> {
         let v = value.trim().to_ascii_lowercase();
         let bad = || bad_value(name, value);
-        if key == "level" {
-            // The level leaves the game as it is.
-            return Some(
-                v.parse::<Level>()
-                    .map(|level| self.set_level(level))
-                    .map_err(|e| format!("option `Level`: {e}")),
-            );
-        }
         let mut next = self.clone();
         match key {
             "size" => match v.parse::<u8>() {
@@ -227,7 +210,7 @@ impl ProtocolGame for PyloffProtocol {
             },
         )?;
         let hashes = self.hashes.clone();
-        let level = self.level;
+        let level = request.level;
         Ok(Box::new(move |engines: &mut Engines| {
             if let Some(result) = result_text(&pos) {
                 return game_over(&out, result);
