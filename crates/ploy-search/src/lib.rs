@@ -191,6 +191,7 @@ mod game;
 mod info;
 mod level;
 mod limits;
+pub mod multi;
 mod reference;
 mod rng;
 mod score;
