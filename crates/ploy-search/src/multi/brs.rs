@@ -71,6 +71,11 @@ impl<E> Brs<E> {
 
     /// Searches `pos` within `limits` (depth in layers, nodes, time, stop flag) for the
     /// player to move.
+    ///
+    /// # Panics
+    ///
+    /// If the game breaks the [`MultiGame`] contract: a player numbered
+    /// [`super::MAX_PLAYERS`] or more, or no move in a position that is not decided.
     pub fn search<G>(&mut self, pos: &G, limits: &Limits) -> MultiResult<G::Move>
     where
         G: MultiGame + Clone,

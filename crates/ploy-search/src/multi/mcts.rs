@@ -37,10 +37,12 @@ impl Default for MctsConfig {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsResult<M> {
     /// The chosen move: a root move found to win at once if there is one, else the most
-    /// visited root move that does not lose at once (if every move does, the most visited);
-    /// `None` in a decided position.
+    /// visited root move that does not lose at once (if every move does, the most
+    /// visited), the first in move-ordering order among equals; `None` in a decided
+    /// position. With no iteration run, the first move by move ordering.
     pub best_move: Option<M>,
-    /// Every root move with its visits, in the order they were tried.
+    /// Every root move with its visits, in move-ordering order ([`MultiGame::order`], then
+    /// generation order); empty in a decided position.
     pub visits: Vec<(M, u64)>,
     /// Every player's mean reward at the root (his expected share of first place, `0..=1`);
     /// the entries past the game's players are 0.
@@ -91,6 +93,11 @@ impl<E> Mcts<E> {
     /// Searches `pos` for the player to move: `iterations` iterations, fewer if `limits`
     /// (nodes, hard time, stop flag; checked between iterations, so the node limit may be
     /// passed by one iteration's moves) ends the search first. Its depth is ignored.
+    ///
+    /// # Panics
+    ///
+    /// If the game breaks the [`MultiGame`] contract: a player numbered
+    /// [`super::MAX_PLAYERS`] or more, or no move in a position that is not decided.
     pub fn search<G>(&mut self, pos: &G, iterations: u64, limits: &Limits) -> MctsResult<G::Move>
     where
         G: MultiGame + Clone,
@@ -118,6 +125,7 @@ impl<E> Mcts<E> {
         let mut nodes = 0u64;
         let mut done = 0u64;
         if tree[0].terminal.is_none() {
+            expand(&mut tree, 0, &g, &mut scratch, &mut list);
             while done < iterations {
                 if done % 64 == 0 && done > 0 {
                     let stopped = limits
@@ -140,23 +148,7 @@ impl<E> Mcts<E> {
                         break r;
                     }
                     if !tree[at].expanded {
-                        ordered_moves(&g, &mut scratch, &mut list);
-                        let first = u32::try_from(tree.len()).expect("tree fits u32 indices");
-                        for &(_, m) in &list {
-                            tree.push(Node {
-                                mv: Some(m),
-                                first_child: 0,
-                                children: 0,
-                                expanded: false,
-                                visits: 0,
-                                reward: [0.0; MAX_PLAYERS],
-                                terminal: None,
-                            });
-                        }
-                        let node = &mut tree[at];
-                        node.first_child = first;
-                        node.children = u32::try_from(list.len()).expect("few moves");
-                        node.expanded = true;
+                        expand(&mut tree, at, &g, &mut scratch, &mut list);
                     }
                     let mover = g.to_move();
                     let child = self.select(&tree, at, mover);
@@ -203,16 +195,12 @@ impl<E> Mcts<E> {
             .collect();
         let wins = |n: &Node<G::Move>| n.terminal.is_some_and(|r| r[root_player] >= 1.0);
         let loses = |n: &Node<G::Move>| n.terminal.is_some_and(|r| r[root_player] <= 0.0);
-        let best_move = tree[kids.clone()]
+        let children = &tree[kids];
+        let best_move = children
             .iter()
             .find(|n| wins(n))
-            .or_else(|| {
-                tree[kids.clone()]
-                    .iter()
-                    .filter(|n| !loses(n))
-                    .max_by_key(|n| n.visits)
-            })
-            .or_else(|| tree[kids.clone()].iter().max_by_key(|n| n.visits))
+            .or_else(|| most_visited(children.iter().filter(|n| !loses(n))))
+            .or_else(|| most_visited(children.iter()))
             .and_then(|n| n.mv);
         let mut value = [0.0; MAX_PLAYERS];
         if let Some(r) = root.terminal {
@@ -294,6 +282,41 @@ impl<E> Mcts<E> {
         }
         r
     }
+}
+
+/// Adds a child for every move of `g` (the position of node `at`), in move-ordering order.
+fn expand<G: MultiGame>(
+    tree: &mut Vec<Node<G::Move>>,
+    at: usize,
+    g: &G,
+    scratch: &mut G::Moves,
+    list: &mut Vec<(i32, G::Move)>,
+) {
+    ordered_moves(g, scratch, list);
+    let first = u32::try_from(tree.len()).expect("the tree has fewer than 2^32 nodes");
+    for &(_, m) in list.iter() {
+        tree.push(Node {
+            mv: Some(m),
+            first_child: 0,
+            children: 0,
+            expanded: false,
+            visits: 0,
+            reward: [0.0; MAX_PLAYERS],
+            terminal: None,
+        });
+    }
+    let node = &mut tree[at];
+    node.first_child = first;
+    node.children = u32::try_from(list.len()).expect("a node has fewer than 2^32 moves");
+    node.expanded = true;
+}
+
+/// The node with the most visits, the first among equals.
+fn most_visited<'a, M: 'a>(nodes: impl Iterator<Item = &'a Node<M>>) -> Option<&'a Node<M>> {
+    nodes.fold(None, |best: Option<&Node<M>>, n| match best {
+        Some(b) if b.visits >= n.visits => Some(b),
+        _ => Some(n),
+    })
 }
 
 /// 1/k for each of the k players with the highest final score, 0 for the others.

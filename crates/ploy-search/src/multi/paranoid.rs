@@ -35,6 +35,11 @@ impl<E> Paranoid<E> {
 
     /// Searches `pos` within `limits` (depth in plies, nodes, time, stop flag) for the
     /// player to move.
+    ///
+    /// # Panics
+    ///
+    /// If the game breaks the [`MultiGame`] contract: a player numbered
+    /// [`super::MAX_PLAYERS`] or more, or no move in a position that is not decided.
     pub fn search<G>(&mut self, pos: &G, limits: &Limits) -> MultiResult<G::Move>
     where
         G: MultiGame + Clone,

@@ -326,3 +326,22 @@ fn two_player_paranoid_is_minimax() {
         }
     }
 }
+
+#[test]
+fn mcts_without_iterations_answers_the_first_ordered_move() {
+    for seed in 0..50 {
+        let t = MTree::new(seed, 3, 8, false);
+        let r = Mcts::new(MctsConfig::default(), eval as Eval).search(&t, 0, &Limits::default());
+        let mut moves = Vec::new();
+        t.generate(&mut moves);
+        let first = *moves
+            .iter()
+            .rev()
+            .max_by_key(|&&m| t.order(m))
+            .expect("the root is not decided");
+        assert_eq!(r.best_move, Some(first), "seed {seed}");
+        assert_eq!(r.iterations, 0);
+        assert_eq!(r.visits.len(), moves.len());
+        assert!(r.visits.iter().all(|&(_, n)| n == 0));
+    }
+}
