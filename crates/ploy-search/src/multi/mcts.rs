@@ -21,6 +21,11 @@ pub struct MctsConfig {
     /// The seed of the playouts' random moves; the same seed, position and iteration
     /// budget give the same result.
     pub seed: u64,
+    /// The most nodes the tree may hold (each takes about 56 bytes with a small move
+    /// type); once full, iterations go on in the tree as it is and score the leaves they
+    /// reach without adding nodes. Default 2^20 (about 56 MiB). The root's children are
+    /// always added.
+    pub max_tree_nodes: usize,
 }
 
 impl Default for MctsConfig {
@@ -29,6 +34,7 @@ impl Default for MctsConfig {
             exploration: 0.7,
             playout_moves: 0,
             seed: 0x5EED,
+            max_tree_nodes: 1 << 20,
         }
     }
 }
@@ -73,9 +79,20 @@ struct Node<M> {
     children: u32,
     expanded: bool,
     visits: u64,
+    /// The sum of the rewards of the iterations through this node.
     reward: [f64; MAX_PLAYERS],
-    /// For a node whose position is decided: the rewards.
-    terminal: Option<[f64; MAX_PLAYERS]>,
+    /// Whether the node's position is decided (every visit then adds the same rewards).
+    terminal: bool,
+}
+
+impl<M> Node<M> {
+    fn mean(&self) -> [f64; MAX_PLAYERS] {
+        let mut m = self.reward;
+        for r in &mut m {
+            *r /= self.visits.max(1) as f64;
+        }
+        m
+    }
 }
 
 impl<E> Mcts<E> {
@@ -108,6 +125,7 @@ impl<E> Mcts<E> {
         let players = g.players().clamp(1, MAX_PLAYERS);
         let root_player = g.to_move();
         let mut rng = self.config.seed;
+        let root_outcome = g.outcome().map(|s| terminal_rewards(&s, players));
         let mut tree: Vec<Node<G::Move>> = vec![Node {
             mv: None,
             first_child: 0,
@@ -115,7 +133,7 @@ impl<E> Mcts<E> {
             expanded: false,
             visits: 0,
             reward: [0.0; MAX_PLAYERS],
-            terminal: g.outcome().map(|s| terminal_rewards(&s, players)),
+            terminal: root_outcome.is_some(),
         }];
         let mut scratch = G::Moves::default();
         let mut list = Vec::new();
@@ -124,8 +142,9 @@ impl<E> Mcts<E> {
         let mut made: Vec<(G::Move, G::Undo)> = Vec::new();
         let mut nodes = 0u64;
         let mut done = 0u64;
-        if tree[0].terminal.is_none() {
-            expand(&mut tree, 0, &g, &mut scratch, &mut list);
+        let cap = self.config.max_tree_nodes;
+        if root_outcome.is_none() {
+            expand(&mut tree, 0, &g, &mut scratch, &mut list, usize::MAX);
             while done < iterations {
                 if done % 64 == 0 && done > 0 {
                     let stopped = limits
@@ -144,11 +163,21 @@ impl<E> Mcts<E> {
                 path.push(0);
                 let mut at = 0usize;
                 let rewards = loop {
-                    if let Some(r) = tree[at].terminal {
-                        break r;
+                    if tree[at].terminal {
+                        break tree[at].mean();
                     }
-                    if !tree[at].expanded {
-                        expand(&mut tree, at, &g, &mut scratch, &mut list);
+                    if !tree[at].expanded
+                        && !expand(&mut tree, at, &g, &mut scratch, &mut list, cap)
+                    {
+                        // The tree is full: score this leaf again.
+                        break self.playout(
+                            &mut g,
+                            players,
+                            &mut rng,
+                            &mut scratch,
+                            &mut made,
+                            &mut nodes,
+                        );
                     }
                     let mover = g.to_move();
                     let child = self.select(&tree, at, mover);
@@ -161,7 +190,7 @@ impl<E> Mcts<E> {
                     if tree[child].visits == 0 {
                         if let Some(s) = g.outcome() {
                             let r = terminal_rewards(&s, players);
-                            tree[child].terminal = Some(r);
+                            tree[child].terminal = true;
                             break r;
                         }
                         break self.playout(
@@ -193,8 +222,8 @@ impl<E> Mcts<E> {
             .iter()
             .map(|n| (n.mv.expect("a child has a move"), n.visits))
             .collect();
-        let wins = |n: &Node<G::Move>| n.terminal.is_some_and(|r| r[root_player] >= 1.0);
-        let loses = |n: &Node<G::Move>| n.terminal.is_some_and(|r| r[root_player] <= 0.0);
+        let wins = |n: &Node<G::Move>| n.terminal && n.mean()[root_player] >= 1.0;
+        let loses = |n: &Node<G::Move>| n.terminal && n.mean()[root_player] <= 0.0;
         let children = &tree[kids];
         let best_move = children
             .iter()
@@ -203,12 +232,10 @@ impl<E> Mcts<E> {
             .or_else(|| most_visited(children.iter()))
             .and_then(|n| n.mv);
         let mut value = [0.0; MAX_PLAYERS];
-        if let Some(r) = root.terminal {
+        if let Some(r) = root_outcome {
             value = r;
         } else if root.visits > 0 {
-            for (v, r) in value.iter_mut().zip(root.reward) {
-                *v = r / root.visits as f64;
-            }
+            value = root.mean();
         }
         MctsResult {
             best_move,
@@ -284,15 +311,20 @@ impl<E> Mcts<E> {
     }
 }
 
-/// Adds a child for every move of `g` (the position of node `at`), in move-ordering order.
+/// Adds a child for every move of `g` (the position of node `at`), in move-ordering order,
+/// unless the tree would then hold more than `cap` nodes; says whether it did.
 fn expand<G: MultiGame>(
     tree: &mut Vec<Node<G::Move>>,
     at: usize,
     g: &G,
     scratch: &mut G::Moves,
     list: &mut Vec<(i32, G::Move)>,
-) {
+    cap: usize,
+) -> bool {
     ordered_moves(g, scratch, list);
+    if tree.len().saturating_add(list.len()) > cap {
+        return false;
+    }
     let first = u32::try_from(tree.len()).expect("the tree has fewer than 2^32 nodes");
     for &(_, m) in list.iter() {
         tree.push(Node {
@@ -302,13 +334,14 @@ fn expand<G: MultiGame>(
             expanded: false,
             visits: 0,
             reward: [0.0; MAX_PLAYERS],
-            terminal: None,
+            terminal: false,
         });
     }
     let node = &mut tree[at];
     node.first_child = first;
     node.children = u32::try_from(list.len()).expect("a node has fewer than 2^32 moves");
     node.expanded = true;
+    true
 }
 
 /// The node with the most visits, the first among equals.

@@ -152,9 +152,12 @@ proptest! {
     }
 
     #[test]
-    fn mcts_visits_sum_to_iterations_and_repeat_for_a_seed(seed in any::<u64>(), players in 2usize..=4, iterations in 1u64..400, playout in 0u32..4) {
+    fn mcts_visits_sum_to_iterations_and_repeat_for_a_seed(seed in any::<u64>(), players in 2usize..=4, iterations in 1u64..400, playout in 0u32..4, cap in prop::option::of(0usize..40)) {
         let t = MTree::new(seed, players, 8, true);
-        let config = MctsConfig { playout_moves: playout, seed, ..MctsConfig::default() };
+        let mut config = MctsConfig { playout_moves: playout, seed, ..MctsConfig::default() };
+        if let Some(cap) = cap {
+            config.max_tree_nodes = cap;
+        }
         let a = Mcts::new(config, eval as Eval).search(&t, iterations, &Limits::default());
         prop_assert_eq!(a.iterations, iterations);
         prop_assert_eq!(a.visits.iter().map(|&(_, n)| n).sum::<u64>(), iterations);
@@ -343,5 +346,24 @@ fn mcts_without_iterations_answers_the_first_ordered_move() {
         assert_eq!(r.iterations, 0);
         assert_eq!(r.visits.len(), moves.len());
         assert!(r.visits.iter().all(|&(_, n)| n == 0));
+    }
+}
+
+#[test]
+fn a_full_mcts_tree_stops_growing_and_keeps_searching() {
+    // With room for the root and its children only, every iteration ends at a root move,
+    // scored again each time.
+    for seed in 0..100 {
+        let t = MTree::new(seed, 3, 8, false);
+        let mut moves = Vec::new();
+        t.generate(&mut moves);
+        let config = MctsConfig {
+            max_tree_nodes: 1 + moves.len(),
+            ..MctsConfig::default()
+        };
+        let r = Mcts::new(config, eval as Eval).search(&t, 300, &Limits::default());
+        assert_eq!(r.iterations, 300);
+        assert_eq!(r.visits.iter().map(|&(_, n)| n).sum::<u64>(), 300);
+        assert!(moves.contains(&r.best_move.unwrap()));
     }
 }
