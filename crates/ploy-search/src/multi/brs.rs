@@ -30,7 +30,9 @@ pub enum BrsPlayers {
 /// acted (so a game that left the root player out still comes back to a maximising node
 /// after a layer of moves). A decided position met inside a layer is a leaf.
 /// Alpha-beta prunes the max layers and the min layers; the value equals that of
-/// [`super::brs_reference`] at the same depth.
+/// [`super::brs_reference`] at the same depth. As in [`super::Paranoid`], a deeper
+/// iteration replaces the best move only by a better one, so a win found at a shallower
+/// depth is kept.
 pub struct Brs<E> {
     eval: E,
     players: BrsPlayers,

@@ -12,7 +12,9 @@ use crate::limits::Limits;
 ///
 /// The value of a position is the root player's entry of the final scores where the game
 /// is decided and of the evaluation at the horizon; it equals that of
-/// [`super::paranoid_reference`] at the same depth.
+/// [`super::paranoid_reference`] at the same depth. The distance to a decided position is
+/// not scored, but a deeper iteration replaces the best move only by a better one, so a
+/// win found at a shallower depth is kept.
 pub struct Paranoid<E> {
     eval: E,
 }

@@ -214,11 +214,19 @@ fn every_search_takes_an_immediate_win() {
                 let m = r.best_move.unwrap();
                 assert!(wins.contains(&m), "MCTS {iterations}: {m} not in {wins:?}");
             }
-            let p = Paranoid::new(eval as Eval).search(&t, &Limits::depth(1));
-            assert!(wins.contains(&p.best_move.unwrap()));
-            assert_eq!(p.value, 100);
-            let b = Brs::plus(eval as Eval).search(&t, &Limits::depth(1));
-            assert!(wins.contains(&b.best_move.unwrap()));
+            // Deeper iterations keep the win found at depth 1, though later wins score
+            // the same: the best move so far is tried first and only a better one
+            // replaces it.
+            for depth in 1..=4 {
+                let p = Paranoid::new(eval as Eval).search(&t, &Limits::depth(depth));
+                assert!(wins.contains(&p.best_move.unwrap()), "paranoid {depth}");
+                assert_eq!(p.value, 100);
+                for mut s in [Brs::new(eval as Eval), Brs::plus(eval as Eval)] {
+                    let b = s.search(&t, &Limits::depth(depth));
+                    assert!(wins.contains(&b.best_move.unwrap()), "BRS {depth}");
+                    assert_eq!(b.value, 100);
+                }
+            }
         }
     }
 }
