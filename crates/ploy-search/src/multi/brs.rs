@@ -206,7 +206,9 @@ impl<G: MultiGame, E: MultiEvaluator<G>> Run<'_, G, E> {
             self.lists[ply] = list;
             out?;
         }
-        if *best <= alpha {
+        // This opponent does not reply; if nobody has and the layer ends after him,
+        // the line has no reply and is no line.
+        if *best <= alpha || (!replied && step + 2 >= g.players()) {
             return Some(());
         }
         if !self.budget.step() {
