@@ -375,3 +375,80 @@ fn a_full_mcts_tree_stops_growing_and_keeps_searching() {
         assert!(moves.contains(&r.best_move.unwrap()));
     }
 }
+
+/// The two-player toy tree of the two-sided tests, seen as a game of two players with a
+/// score each: a win scores 100 for the winner and -100 for the loser, a draw 0, and the
+/// evaluation gives the side to move the tree's value and the other its negation.
+#[derive(Clone, Debug)]
+struct TwoSided(crate::common::Tree);
+
+impl MultiGame for TwoSided {
+    type Move = u16;
+    type Undo = ();
+    type Moves = Vec<u16>;
+    fn players(&self) -> usize {
+        2
+    }
+    fn to_move(&self) -> usize {
+        self.0.side.index()
+    }
+    fn outcome(&self) -> Option<ScoreVector> {
+        use ploy_search::{SearchGame, Terminal};
+        self.0.terminal().map(|t| match t {
+            Terminal::Win(s) => {
+                let mut v = [-100; MAX_PLAYERS];
+                v[s.index()] = 100;
+                v
+            }
+            Terminal::Draw => [0; MAX_PLAYERS],
+        })
+    }
+    fn generate(&self, moves: &mut Vec<u16>) {
+        ploy_search::SearchGame::generate(&self.0, moves);
+    }
+    fn make(&mut self, mv: u16) {
+        ploy_search::SearchGame::make(&mut self.0, mv);
+    }
+    fn unmake(&mut self, mv: u16, (): ()) {
+        ploy_search::SearchGame::unmake(&mut self.0, mv, ());
+    }
+    fn make_pass(&mut self) {
+        self.0.side = self.0.side.other();
+    }
+    fn unmake_pass(&mut self) {
+        self.0.side = self.0.side.other();
+    }
+}
+
+fn two_sided_eval(t: &TwoSided) -> ScoreVector {
+    let mut v = [0; MAX_PLAYERS];
+    let me = t.0.side.index();
+    v[me] = t.0.eval();
+    v[1 - me] = -t.0.eval();
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// With two players, paranoid search and BRS are the two-sided search: their value is
+    /// plain negamax's with every win counted as 100 and every loss as -100 (a monotone
+    /// map of the values, which minimax commutes with), also where a side moves twice.
+    #[test]
+    fn two_players_agree_with_negamax(seed in any::<u64>(), depth in 1u32..=5, double in any::<bool>()) {
+        let tree = crate::common::Tree::new(seed, 7, double);
+        let (score, _) = ploy_search::negamax(&tree, &(|t: &crate::common::Tree| t.eval()), &[], depth, None);
+        let expected = if score.is_win() {
+            100
+        } else if score.is_loss() {
+            -100
+        } else {
+            i32::from(score.raw())
+        };
+        let t = TwoSided(tree);
+        let e = two_sided_eval as fn(&TwoSided) -> ScoreVector;
+        prop_assert_eq!(Paranoid::new(e).search(&t, &Limits::depth(depth)).value, expected);
+        prop_assert_eq!(Brs::new(e).search(&t, &Limits::depth(depth)).value, expected);
+        prop_assert_eq!(Brs::plus(e).search(&t, &Limits::depth(depth)).value, expected);
+    }
+}
