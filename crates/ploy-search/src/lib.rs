@@ -9,6 +9,10 @@
 //! the search on toy games whose exact values are known and compares every configuration with
 //! a plain [`negamax`].
 //!
+//! Games of three and four players can also be searched as they are, with a score for
+//! every player: the [`multi`] module has paranoid search, Best-Reply Search and BRS+, and
+//! Monte-Carlo tree search (UCT) over its own small game trait, [`multi::MultiGame`].
+//!
 //! # Example
 //!
 //! A game is a [`SearchGame`]; here, Nim with three stones (take one or two; who takes the
@@ -56,7 +60,7 @@
 //!   after each move instead of assuming they alternate, so a side may move several times in
 //!   a row; the toy tree of the tests has such double moves. A game with more players reduces
 //!   itself to two sides (Ploy's engine searches a free-for-all game as the player to move
-//!   against the others, the paranoid reduction).
+//!   against the others, the paranoid reduction), or is searched by the [`multi`] module.
 //! - **Scores.** [`Score`] is an `i16`: evaluations within `±30000`, wins `32000 - plies`,
 //!   losses the negation, so a quicker win is better. A position that repeats one on the
 //!   search path or in the game history given to [`Searcher::search`] is a draw (0), whatever
@@ -191,6 +195,7 @@ mod game;
 mod info;
 mod level;
 mod limits;
+pub mod multi;
 mod reference;
 mod rng;
 mod score;

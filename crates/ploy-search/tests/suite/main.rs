@@ -4,6 +4,7 @@
 mod common;
 mod differential;
 mod limits;
+mod multi;
 mod options;
 mod pv;
 mod threads;
