@@ -17,6 +17,7 @@ mod headers;
 mod http;
 mod invitations;
 mod load;
+mod mail_addresses;
 mod page;
 mod storage;
 mod storage_full;
