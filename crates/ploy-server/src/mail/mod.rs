@@ -6,8 +6,11 @@
 //! [`stop_line`], the one line that says how to stop mail.
 
 pub mod address;
+pub mod outbound;
+pub mod smtp;
 
 pub use address::{CODE_SECONDS, CODE_TRIES, EmailChange, check_address};
+pub use smtp::{Drained, Relay, RelayArgs, RelayError};
 
 /// The last line of every mail to `userid`: how to stop mail from the server.
 #[must_use]

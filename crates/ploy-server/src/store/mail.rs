@@ -46,6 +46,8 @@ pub struct QueuedMail {
     pub last_error: Option<String>,
     /// When the relay accepted it (`None`: not yet).
     pub sent_at: Option<i64>,
+    /// When the relay refused it for good (`None`: not refused, or only for a while).
+    pub failed_at: Option<i64>,
 }
 
 /// What became of a confirmation code ([`Store::confirm_mail_address`]).
@@ -211,7 +213,8 @@ impl Store {
         })
     }
 
-    /// The mail queue, oldest first: only the mail not sent yet, or (`all`) every mail.
+    /// The mail queue, oldest first: only the mail waiting to be sent, or (`all`) every
+    /// mail, sent and refused included.
     ///
     /// # Errors
     /// Storage failure.
@@ -219,29 +222,157 @@ impl Store {
         self.with(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT id, userid, recipient, subject, body, thread, queued_at, attempts,
-                     next_try, last_error, sent_at
-                 FROM mail_queue WHERE ?1 OR sent_at IS NULL ORDER BY id",
+                     next_try, last_error, sent_at, failed_at
+                 FROM mail_queue WHERE ?1 OR (sent_at IS NULL AND failed_at IS NULL)
+                 ORDER BY id",
             )?;
-            let rows = stmt.query_map(params![all], |r| {
-                Ok(QueuedMail {
-                    id: r.get(0)?,
-                    mail: NewMail {
-                        userid: r.get(1)?,
-                        recipient: r.get(2)?,
-                        subject: r.get(3)?,
-                        body: r.get(4)?,
-                        thread: r.get(5)?,
-                    },
-                    queued_at: r.get(6)?,
-                    attempts: r.get(7)?,
-                    next_try: r.get(8)?,
-                    last_error: r.get(9)?,
-                    sent_at: r.get(10)?,
-                })
-            })?;
+            let rows = stmt.query_map(params![all], queued_row)?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
         })
     }
+}
+
+impl Store {
+    /// The oldest mail waiting to be sent, if it is due at `now` (mail goes out in the
+    /// order it was queued: while the oldest waits for its next try, so does the rest).
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn next_mail(&self, now: i64) -> Result<Option<QueuedMail>, StoreError> {
+        self.with(|c| {
+            let first = c
+                .query_row(
+                    "SELECT id, userid, recipient, subject, body, thread, queued_at, attempts,
+                         next_try, last_error, sent_at, failed_at
+                     FROM mail_queue WHERE sent_at IS NULL AND failed_at IS NULL
+                     ORDER BY id LIMIT 1",
+                    [],
+                    queued_row,
+                )
+                .optional()?;
+            Ok(first.filter(|m| m.next_try <= now))
+        })
+    }
+
+    /// The number of the first mail of the thread of mail `id` to the same address (mail
+    /// `id` itself if it is the first, or has no thread).
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn thread_start(&self, id: i64) -> Result<i64, StoreError> {
+        self.with(|c| {
+            Ok(c.query_row(
+                "SELECT COALESCE(
+                     (SELECT MIN(o.id) FROM mail_queue o
+                      WHERE o.thread = m.thread AND o.recipient = m.recipient),
+                     m.id)
+                 FROM mail_queue m WHERE m.id = ?1",
+                params![id],
+                |r| r.get(0),
+            )
+            .optional()?
+            .unwrap_or(id))
+        })
+    }
+
+    /// Marks mail `id` sent at `now` (the relay accepted it).
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn mail_sent(&self, id: i64, now: i64) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute(
+                "UPDATE mail_queue SET sent_at = ?2, attempts = attempts + 1 WHERE id = ?1",
+                params![id, now],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Records a failed attempt to send mail `id` at `now`: tried again at `retry_at`, or
+    /// (`None`) refused for good.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn mail_failed(
+        &self,
+        id: i64,
+        now: i64,
+        error: &str,
+        retry_at: Option<i64>,
+    ) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute(
+                "UPDATE mail_queue SET attempts = attempts + 1, last_error = ?3,
+                     next_try = COALESCE(?4, next_try),
+                     failed_at = CASE WHEN ?4 IS NULL THEN ?2 ELSE NULL END
+                 WHERE id = ?1",
+                params![id, now, error, retry_at],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Queues `mail`, due at `now`.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn queue_mail(&self, mail: &NewMail, now: i64) -> Result<(), StoreError> {
+        self.with(|c| {
+            let tx = c.transaction()?;
+            insert_mail(&tx, mail, now)?;
+            tx.commit()?;
+            Ok(())
+        })
+    }
+}
+
+fn queued_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<QueuedMail> {
+    Ok(QueuedMail {
+        id: r.get(0)?,
+        mail: NewMail {
+            userid: r.get(1)?,
+            recipient: r.get(2)?,
+            subject: r.get(3)?,
+            body: r.get(4)?,
+            thread: r.get(5)?,
+        },
+        queued_at: r.get(6)?,
+        attempts: r.get(7)?,
+        next_try: r.get(8)?,
+        last_error: r.get(9)?,
+        sent_at: r.get(10)?,
+        failed_at: r.get(11)?,
+    })
+}
+
+/// Queues, inside `tx`, the notes `rows` (user, board, subject, body) for the users among
+/// them with a confirmed address, one thread per board.
+pub(super) fn mail_notes(
+    tx: &rusqlite::Transaction<'_>,
+    rows: &[(&str, Option<i64>, String, String)],
+    now: i64,
+) -> Result<(), StoreError> {
+    let mut find = tx.prepare_cached(
+        "SELECT userid, address FROM mail_addresses
+         WHERE userid = ?1 AND confirmed_at IS NOT NULL",
+    )?;
+    for (user, board, subject, body) in rows {
+        let found: Option<(String, String)> = find
+            .query_row(params![user], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        if let Some((userid, address)) = found {
+            let mail = NewMail {
+                body: crate::mail::with_stop_line(body, &userid),
+                userid: Some(userid),
+                recipient: address,
+                subject: subject.clone(),
+                thread: board.map(|b| format!("board {b}")),
+            };
+            insert_mail(tx, &mail, now)?;
+        }
+    }
+    Ok(())
 }
 
 /// Queues `mail` inside `tx`, due now.

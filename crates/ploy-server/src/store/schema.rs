@@ -112,7 +112,8 @@ pub const MIGRATIONS: &[&str] = &[
         BEGIN SELECT RAISE(ABORT, 'invitations are kept'); END;
     ",
     // 3: mail. Each user's e-mail address, with the confirmation code waiting for it
-    //    (hashed) until it is confirmed; the queue of mail to send, kept after sending.
+    //    (hashed) until it is confirmed; the queue of mail to send (kept after sending,
+    //    with the relay's last refusal).
     "
     CREATE TABLE mail_addresses (
         userid TEXT PRIMARY KEY NOT NULL COLLATE NOCASE REFERENCES users(userid),
@@ -134,9 +135,11 @@ pub const MIGRATIONS: &[&str] = &[
         attempts INTEGER NOT NULL DEFAULT 0,
         next_try INTEGER NOT NULL,
         last_error TEXT,
-        sent_at INTEGER
+        sent_at INTEGER,
+        failed_at INTEGER
     );
-    CREATE INDEX mail_queue_due ON mail_queue(next_try) WHERE sent_at IS NULL;
+    CREATE INDEX mail_queue_waiting ON mail_queue(id) WHERE sent_at IS NULL AND failed_at IS NULL;
+    CREATE INDEX mail_queue_threads ON mail_queue(thread, recipient, id);
     ",
 ];
 

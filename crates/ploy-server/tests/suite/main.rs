@@ -18,6 +18,8 @@ mod http;
 mod invitations;
 mod load;
 mod mail_addresses;
+mod mail_out;
+mod mail_relay;
 mod page;
 mod storage;
 mod storage_full;
