@@ -119,6 +119,10 @@ enum Command {
     },
     /// Reads commands, one a line, on standard input; prints each reply and a line `.`.
     Cmd,
+    /// Reads one mail message on standard input (as a mail server's alias pipes it), runs
+    /// the command lines of its text and queues the replies to the sender in one mail;
+    /// mail from an address that no account has confirmed is dropped without a reply.
+    Mail,
     /// Lists the mail queue (mail waiting to be sent); with --send, sends what is due
     /// through the relay once (for cron, without a running server).
     Outbox {
@@ -379,6 +383,10 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
+        Command::Mail => {
+            let service = service(&cli.common)?;
+            ploy_server::mail::inbound::run_mail(&service)
+        }
         Command::Outbox { send, all, relay } => {
             let service = service(&cli.common)?;
             ploy_server::mail::outbound::outbox(&service, send, all, &relay)
@@ -475,11 +483,17 @@ fn run(cli: Cli) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // A mail server tries a message again later when its pipe exits with EX_TEMPFAIL.
+    let failure = if matches!(cli.command, Command::Mail) {
+        ExitCode::from(75)
+    } else {
+        ExitCode::FAILURE
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ployd: {e}");
-            ExitCode::FAILURE
+            failure
         }
     }
 }

@@ -123,6 +123,7 @@ impl Service {
             subject: format!("ployd: confirm the address of {userid}"),
             body: super::with_stop_line(&body, userid),
             thread: None,
+            in_reply_to: None,
         };
         if !self.store().set_mail_address(
             userid,

@@ -6,6 +6,7 @@
 //! [`stop_line`], the one line that says how to stop mail.
 
 pub mod address;
+pub mod inbound;
 pub mod outbound;
 pub mod smtp;
 

@@ -26,6 +26,25 @@ pub const PASSWORD_VARIABLE: &str = "PLOYD_SMTP_PASSWORD";
 /// The longest wait between two tries of a mail.
 const MAX_RETRY: Duration = Duration::from_secs(3600);
 
+/// The `Auto-Submitted` header (RFC 3834): the server's mail is automatic, so that
+/// auto-responders leave it alone.
+#[derive(Clone, Debug)]
+struct AutoSubmitted(String);
+
+impl lettre::message::header::Header for AutoSubmitted {
+    fn name() -> lettre::message::header::HeaderName {
+        lettre::message::header::HeaderName::new_from_ascii_str("Auto-Submitted")
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(AutoSubmitted(s.to_owned()))
+    }
+
+    fn display(&self) -> lettre::message::header::HeaderValue {
+        lettre::message::header::HeaderValue::new(Self::name(), self.0.clone())
+    }
+}
+
 /// The relay flags of `ployd serve` and `ployd outbox`.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct RelayArgs {
@@ -190,8 +209,8 @@ impl Relay {
     }
 
     /// The message for a queued mail: from the server's sender, a `Message-ID` made of its
-    /// number, and, after the first mail of its thread, `In-Reply-To` and `References`
-    /// naming that first mail.
+    /// number, `Auto-Submitted`, and `In-Reply-To` and `References` naming the mail it
+    /// answers, or (after the first mail of its thread) that first mail.
     ///
     /// # Errors
     /// A recipient that is not an address (the mail is refused for good).
@@ -207,10 +226,20 @@ impl Relay {
             .subject(mail.mail.subject.clone())
             .message_id(Some(self.message_id(mail.id)))
             .header(ContentType::TEXT_PLAIN);
-        if thread_start != mail.id {
-            let first = self.message_id(thread_start);
+        let answers = match &mail.mail.in_reply_to {
+            Some(id) => Some(id.clone()),
+            None if thread_start != mail.id => Some(self.message_id(thread_start)),
+            None => None,
+        };
+        if let Some(first) = answers {
             builder = builder.in_reply_to(first.clone()).references(first);
         }
+        let auto = if mail.mail.in_reply_to.is_some() {
+            "auto-replied"
+        } else {
+            "auto-generated"
+        };
+        builder = builder.header(AutoSubmitted(auto.to_owned()));
         builder
             .body(mail.mail.body.clone())
             .map_err(|e| format!("cannot build the message: {e}"))

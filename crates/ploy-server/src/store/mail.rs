@@ -27,6 +27,8 @@ pub struct NewMail {
     pub body: String,
     /// The thread it belongs to (mail of one thread refers to the thread's first message).
     pub thread: Option<String>,
+    /// The `Message-ID` of the mail it answers (with its angle brackets), if any.
+    pub in_reply_to: Option<String>,
 }
 
 /// A mail in the queue.
@@ -222,7 +224,7 @@ impl Store {
         self.with(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT id, userid, recipient, subject, body, thread, queued_at, attempts,
-                     next_try, last_error, sent_at, failed_at
+                     next_try, last_error, sent_at, failed_at, in_reply_to
                  FROM mail_queue WHERE ?1 OR (sent_at IS NULL AND failed_at IS NULL)
                  ORDER BY id",
             )?;
@@ -233,6 +235,22 @@ impl Store {
 }
 
 impl Store {
+    /// The users whose confirmed address is `address` (in any case of letters), in order.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn users_of_address(&self, address: &str) -> Result<Vec<String>, StoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT userid FROM mail_addresses
+                 WHERE address = ?1 COLLATE NOCASE AND confirmed_at IS NOT NULL
+                 ORDER BY userid",
+            )?;
+            let rows = stmt.query_map(params![address], |r| r.get(0))?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+    }
+
     /// The oldest mail waiting to be sent, if it is due at `now` (mail goes out in the
     /// order it was queued: while the oldest waits for its next try, so does the rest).
     ///
@@ -243,7 +261,7 @@ impl Store {
             let first = c
                 .query_row(
                     "SELECT id, userid, recipient, subject, body, thread, queued_at, attempts,
-                         next_try, last_error, sent_at, failed_at
+                         next_try, last_error, sent_at, failed_at, in_reply_to
                      FROM mail_queue WHERE sent_at IS NULL AND failed_at IS NULL
                      ORDER BY id LIMIT 1",
                     [],
@@ -336,6 +354,7 @@ fn queued_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<QueuedMail> {
             subject: r.get(3)?,
             body: r.get(4)?,
             thread: r.get(5)?,
+            in_reply_to: r.get(12)?,
         },
         queued_at: r.get(6)?,
         attempts: r.get(7)?,
@@ -368,6 +387,7 @@ pub(super) fn mail_notes(
                 recipient: address,
                 subject: subject.clone(),
                 thread: board.map(|b| format!("board {b}")),
+                in_reply_to: None,
             };
             insert_mail(tx, &mail, now)?;
         }
@@ -382,14 +402,16 @@ pub(super) fn insert_mail(
     now: i64,
 ) -> Result<(), StoreError> {
     tx.execute(
-        "INSERT INTO mail_queue(userid, recipient, subject, body, thread, queued_at, next_try)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+        "INSERT INTO mail_queue(userid, recipient, subject, body, thread, in_reply_to,
+             queued_at, next_try)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
         params![
             mail.userid,
             mail.recipient,
             mail.subject,
             mail.body,
             mail.thread,
+            mail.in_reply_to,
             now
         ],
     )?;

@@ -131,6 +131,7 @@ pub const MIGRATIONS: &[&str] = &[
         subject TEXT NOT NULL,
         body TEXT NOT NULL,
         thread TEXT,
+        in_reply_to TEXT,
         queued_at INTEGER NOT NULL,
         attempts INTEGER NOT NULL DEFAULT 0,
         next_try INTEGER NOT NULL,

@@ -18,6 +18,7 @@ mod http;
 mod invitations;
 mod load;
 mod mail_addresses;
+mod mail_in;
 mod mail_out;
 mod mail_relay;
 mod page;
