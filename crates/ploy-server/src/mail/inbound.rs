@@ -11,11 +11,11 @@
 //!   that acts as a USER (with a password) must name a USER whose confirmed address is the
 //!   sender's; the password is checked as always. `signup` is refused by mail.
 //! - The bounds of `POST /api/command` hold per message: at most
-//!   [`MAX_COMMANDS`](crate::http::MAX_COMMANDS) command lines (more: nothing runs) and
-//!   [`MAX_COMMAND_REPLY`](crate::http::MAX_COMMAND_REPLY) bytes of replies; a message is at
+//!   [`MAX_COMMANDS`] command lines (more: nothing runs) and
+//!   [`MAX_COMMAND_REPLY`] bytes of replies; a message is at
 //!   most [`MAX_MESSAGE`] bytes.
 //! - The replies go back to the sender in one mail (`In-Reply-To` the message), each after
-//!   its command line with the password shown as `***`.
+//!   its command line with the password (and a new password) shown as `***`.
 //! - Automatic mail (`Auto-Submitted:` other than `no`, `Precedence: bulk|junk|list`) is
 //!   dropped, so that the server and an auto-responder never answer each other.
 
@@ -229,10 +229,16 @@ impl Service {
             let words: Vec<&str> = line.split_whitespace().collect();
             let user_at = acting_user(self, &words);
             let mut shown: Vec<&str> = words.clone();
-            if let Ok(Some(at)) = user_at
-                && at + 1 < shown.len()
-            {
-                shown[at + 1] = "***";
+            if let Ok(Some(at)) = user_at {
+                // The password, and for `password` the new one too.
+                let secrets = if words.first() == Some(&"password") {
+                    2
+                } else {
+                    1
+                };
+                for w in shown.iter_mut().skip(at + 1).take(secrets) {
+                    *w = "***";
+                }
             }
             body.push_str(&format!("> {}\n", shown.join(" ")));
             let reply = if body.len() >= MAX_COMMAND_REPLY {

@@ -360,6 +360,16 @@ fn bad_mail_is_refused_or_dropped_and_changes_nothing() {
             Some("error 400: the message holds no command"),
         ),
         (
+            "a password change with the wrong password: neither password echoed",
+            message(
+                "bob@example.org",
+                "passwd@x",
+                "re",
+                "password bob wrong-pw-1 brand-new-pw\n",
+            ),
+            Some("> password bob *** ***\nerror 403: unknown userid or wrong password"),
+        ),
+        (
             "a wrong password",
             message(
                 "bob@example.org",
