@@ -6,6 +6,8 @@
 //! help [GAME]
 //! list
 //! inbox USER PASSWORD
+//! email USER PASSWORD ADDRESS|none
+//! confirm USER PASSWORD CODE
 //! GAME challenge [OPTIONS] [--] USER1 PASSWORD USER2 [USER3 USER4]
 //! GAME move BOARD USER PASSWORD MOVE[#N]
 //! GAME show BOARD[#N]
@@ -40,6 +42,10 @@ Commands (one a line; words separated by spaces):
   help [GAME]                                 this text, or a game's options and moves
   list                                        the game types
   inbox USER PASSWORD                         your notifications
+  email USER PASSWORD ADDRESS|none            have mail sent to ADDRESS (a code is mailed
+                                              to it), or no mail (none)
+  confirm USER PASSWORD CODE                  confirm the address with the code mailed
+                                              to it (good for 24 hours and 5 tries)
   GAME challenge [OPTIONS] [--] USER1 PASSWORD USER2 [USER3 USER4]
                                               start a game (USER1 takes the first seat;
                                               the userid `bot` is the built-in bot; the
@@ -222,6 +228,29 @@ fn run(service: &Service, words: &[&str], session: &Caller) -> Result<Reply, Api
                 .and(session.session_token.as_deref());
             let user = service.change_password(&password(user, old, session), new, keep)?;
             Ok(Reply::ok(format!("password changed for {user}")))
+        }
+        "email" => {
+            let [user, pass, address] = rest else {
+                return Err(usage("email USER PASSWORD ADDRESS|none"));
+            };
+            match service.set_email(&password(user, pass, session), address)? {
+                crate::mail::EmailChange::CodeSent { userid, address } => Ok(Reply::ok(format!(
+                    "a code for {userid} is mailed to {address}"
+                ))
+                .with_text(&format!(
+                    "No other mail goes there until `confirm {userid} PASSWORD CODE`."
+                ))),
+                crate::mail::EmailChange::Removed { userid } => {
+                    Ok(Reply::ok(format!("no mail for {userid}")))
+                }
+            }
+        }
+        "confirm" => {
+            let [user, pass, code] = rest else {
+                return Err(usage("confirm USER PASSWORD CODE"));
+            };
+            let (user, address) = service.confirm_email(&password(user, pass, session), code)?;
+            Ok(Reply::ok(format!("{address} confirmed for {user}")))
         }
         "help" => match rest {
             [] => Ok(Reply::ok("help").with_text(HELP)),

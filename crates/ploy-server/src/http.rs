@@ -245,9 +245,25 @@ async fn create_user(
     client: Client,
     body: RequestBody,
 ) -> Result<Response, ApiError> {
-    let Account { userid, password } = body.read(Empty::Refused)?;
+    let Account {
+        userid,
+        password,
+        email,
+    } = body.read(Empty::Refused)?;
+    // A bad address refuses the signup before the account is made.
+    let email = email
+        .as_deref()
+        .map(crate::mail::check_address)
+        .transpose()?;
     let s = Arc::clone(&app.service);
-    let user = blocking(move || s.signup_from(&userid, &password, Some(client.ip))).await?;
+    let user = blocking(move || {
+        let user = s.signup_from(&userid, &password, Some(client.ip))?;
+        if let Some(address) = &email {
+            s.send_code(&user, address)?;
+        }
+        Ok::<_, ApiError>(user)
+    })
+    .await?;
     Ok(json_response(StatusCode::CREATED, &json!({"userid": user})))
 }
 
@@ -272,7 +288,9 @@ async fn create_session(
     client: Client,
     body: RequestBody,
 ) -> Result<Response, ApiError> {
-    let Account { userid, password } = body.read(Empty::Refused)?;
+    let Account {
+        userid, password, ..
+    } = body.read(Empty::Refused)?;
     let s = Arc::clone(&app.service);
     let (token, user) = blocking(move || {
         s.open_session(&Credentials::from_client(

@@ -9,6 +9,7 @@
 //!   offers, timers, bots), whatever the way in.
 //! - [`command`]: the pbmserv-style command language (`ployd cmd`, `POST /api/command`).
 //! - [`http`]: the HTTP API and its event streams.
+//! - [`mail`]: e-mail addresses of accounts and the queue of mail.
 //! - [`auth`]: userids, passwords (argon2id), session tokens.
 //! - [`page`]: the browser page served at `/` (static files compiled in).
 //!
@@ -48,6 +49,7 @@ pub mod auth;
 pub mod command;
 pub mod game;
 pub mod http;
+pub mod mail;
 pub mod page;
 pub mod service;
 pub mod store;

@@ -114,9 +114,27 @@ enum Command {
         stream_keepalive: Duration,
         #[command(flatten)]
         accounts: AccountLimits,
+        #[command(flatten)]
+        relay: ploy_server::mail::RelayArgs,
     },
     /// Reads commands, one a line, on standard input; prints each reply and a line `.`.
     Cmd,
+    /// Reads one mail message on standard input (as a mail server's alias pipes it), runs
+    /// the command lines of its text and queues the replies to the sender in one mail;
+    /// mail from an address that no account has confirmed is dropped without a reply.
+    Mail,
+    /// Lists the mail queue (mail waiting to be sent); with --send, sends what is due
+    /// through the relay once (for cron, without a running server).
+    Outbox {
+        /// Sends the mail due now through the relay of --smtp, then lists what is left.
+        #[arg(long, requires = "smtp")]
+        send: bool,
+        /// Lists sent and refused mail too.
+        #[arg(long)]
+        all: bool,
+        #[command(flatten)]
+        relay: ploy_server::mail::RelayArgs,
+    },
     /// Prints the invitations waiting for a user, then his notifications.
     Inbox {
         /// The userid.
@@ -285,7 +303,9 @@ fn run(cli: Cli) -> Result<(), String> {
             max_connections,
             stream_keepalive,
             accounts,
+            relay,
         } => {
+            let relay = relay.relay().map_err(|e| e.to_string())?;
             let service = service_with(&cli.common, |c| {
                 c.bot_games_per_user = bot_games_per_user.max(1);
                 c.max_invitations = max_invitations;
@@ -308,6 +328,10 @@ fn run(cli: Cli) -> Result<(), String> {
             service
                 .start_bot_workers(bot_threads)
                 .map_err(|e| e.to_string())?;
+            if let Some(relay) = relay {
+                ploy_server::mail::outbound::start_sender(&service, relay)
+                    .map_err(|e| format!("cannot start the mail sender: {e}"))?;
+            }
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 .build()
@@ -358,6 +382,14 @@ fn run(cli: Cli) -> Result<(), String> {
                     .map_err(|e| format!("writing replies: {e}"))?;
             }
             Ok(())
+        }
+        Command::Mail => {
+            let service = service(&cli.common)?;
+            ploy_server::mail::inbound::run_mail(&service)
+        }
+        Command::Outbox { send, all, relay } => {
+            let service = service(&cli.common)?;
+            ploy_server::mail::outbound::outbox(&service, send, all, &relay)
         }
         Command::Inbox { user } => {
             let service = service(&cli.common)?;
@@ -451,11 +483,17 @@ fn run(cli: Cli) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // A mail server tries a message again later when its pipe exits with EX_TEMPFAIL.
+    let failure = if matches!(cli.command, Command::Mail) {
+        ExitCode::from(75)
+    } else {
+        ExitCode::FAILURE
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ployd: {e}");
-            ExitCode::FAILURE
+            failure
         }
     }
 }

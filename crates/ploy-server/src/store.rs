@@ -35,11 +35,13 @@ mod games;
 mod health;
 mod inbox;
 mod invitations;
+mod mail;
 mod rows;
 mod schema;
 
 pub use health::Scan;
 pub use invitations::Join;
+pub use mail::{Confirmation, MailAddress, NewMail, QueuedMail};
 pub use rows::{
     Cache, EndKind, Ending, Event, GameRow, Invitation, MoveRow, NewGame, Note, NoteRow,
     OfferChange, Source, Summary, Write, WriteError, status_word,

@@ -150,12 +150,16 @@ pub(super) struct Account {
     pub userid: String,
     /// The password.
     pub password: String,
+    /// `POST /api/users`: an e-mail address to register (a code is mailed to it).
+    #[serde(default)]
+    pub email: Option<String>,
 }
 
 impl Body for Account {
     const FIELDS: &'static [Field] = &[
         Field::required("userid", Kind::Text),
         Field::required("password", Kind::Text),
+        Field::optional("email", Kind::Text),
     ];
 }
 

@@ -75,19 +75,25 @@ pub(super) fn insert_notes(
     notes: &[Note],
     now: i64,
 ) -> Result<(), StoreError> {
-    insert_rows(
-        tx,
-        "INSERT INTO outbox(userid, game_id, at, subject, body) VALUES (?1, ?2, ?3, ?4, ?5)",
-        notes.iter().map(|n| {
-            let game_id = n.game_id.or(Some(id));
-            let board = id.to_string();
+    let board = id.to_string();
+    let rows: Vec<(&str, Option<i64>, String, String)> = notes
+        .iter()
+        .map(|n| {
             (
                 n.userid.as_str(),
-                game_id,
-                now,
+                n.game_id.or(Some(id)),
                 n.subject.replace("{board}", &board),
                 n.body.replace("{board}", &board),
             )
-        }),
-    )
+        })
+        .collect();
+    insert_rows(
+        tx,
+        "INSERT INTO outbox(userid, game_id, at, subject, body) VALUES (?1, ?2, ?3, ?4, ?5)",
+        rows.iter()
+            .map(|(user, game, subject, body)| (user, game, now, subject, body)),
+    )?;
+    // The same notes go by mail to the users with a confirmed address, in the same
+    // transaction.
+    super::mail::mail_notes(tx, &rows, now)
 }

@@ -111,6 +111,37 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE TRIGGER invitations_no_delete BEFORE DELETE ON invitations
         BEGIN SELECT RAISE(ABORT, 'invitations are kept'); END;
     ",
+    // 3: mail. Each user's e-mail address, with the confirmation code waiting for it
+    //    (hashed) until it is confirmed; the queue of mail to send (kept after sending,
+    //    with the relay's last refusal).
+    "
+    CREATE TABLE mail_addresses (
+        userid TEXT PRIMARY KEY NOT NULL COLLATE NOCASE REFERENCES users(userid),
+        address TEXT NOT NULL,
+        confirmed_at INTEGER,
+        code_hash TEXT,
+        code_expires INTEGER,
+        tries_left INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX mail_addresses_by_address ON mail_addresses(address COLLATE NOCASE);
+    CREATE TABLE mail_queue (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        userid TEXT COLLATE NOCASE,
+        recipient TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        body TEXT NOT NULL,
+        thread TEXT,
+        in_reply_to TEXT,
+        queued_at INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_try INTEGER NOT NULL,
+        last_error TEXT,
+        sent_at INTEGER,
+        failed_at INTEGER
+    );
+    CREATE INDEX mail_queue_waiting ON mail_queue(id) WHERE sent_at IS NULL AND failed_at IS NULL;
+    CREATE INDEX mail_queue_threads ON mail_queue(thread, recipient, id);
+    ",
 ];
 
 pub(super) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
