@@ -54,7 +54,22 @@ pub fn browser_or_skip(test: &str) -> Option<Browser> {
         );
         return None;
     };
-    Some(Browser::launch(&program).unwrap_or_else(|e| panic!("{test}: Chromium: {e}")))
+    // A start can fail for reasons of the moment (a busy machine, a system call interrupted
+    // by a signal meant for another test's child): try three times.
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match Browser::launch(&program) {
+            Ok(b) => return Some(b),
+            Err(e) if tries < 3 => {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "{test}: Chromium did not start ({e}); again"
+                );
+            }
+            Err(e) => panic!("{test}: Chromium: {e}"),
+        }
+    }
 }
 
 /// A headless Chromium with one page, driven over the DevTools protocol.
@@ -103,6 +118,30 @@ impl Browser {
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()?;
+        match Browser::attach(&mut child) {
+            Ok(ws) => {
+                let mut b = Browser {
+                    child,
+                    profile,
+                    ws,
+                    next_id: 0,
+                };
+                b.call("Page.enable", json!({}))?;
+                b.call("Runtime.enable", json!({}))?;
+                b.viewport(1280, 800, false)?;
+                Ok(b)
+            }
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                let _ = std::fs::remove_dir_all(&profile);
+                Err(e)
+            }
+        }
+    }
+
+    /// Connects to the page of the browser `child` has just started.
+    fn attach(child: &mut Child) -> Result<WebSocket<TcpStream>, Error> {
         // Chromium writes "DevTools listening on ws://..." on stderr; keep draining it.
         let stderr = child.stderr.take().ok_or("no stderr")?;
         let (tx, rx) = std::sync::mpsc::channel::<String>();
@@ -134,16 +173,7 @@ impl Browser {
         stream.set_read_timeout(Some(Duration::from_secs(60)))?;
         let (ws, _) = tungstenite::client(page_url.as_str(), stream)
             .map_err(|e| format!("WebSocket handshake: {e}"))?;
-        let mut b = Browser {
-            child,
-            profile,
-            ws,
-            next_id: 0,
-        };
-        b.call("Page.enable", json!({}))?;
-        b.call("Runtime.enable", json!({}))?;
-        b.viewport(1280, 800, false)?;
-        Ok(b)
+        Ok(ws)
     }
 
     /// Sends one protocol command and waits for its answer (events in between are
