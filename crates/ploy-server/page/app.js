@@ -335,7 +335,7 @@
   }
 
   // The first option of a game type (Ploy's variant, a board size) is shown at once; the
-  // others under "More options".
+  // others under "More options". options.js builds each field.
   function renderOptionFields() {
     const t = currentType();
     const main = $('new-main-options');
@@ -343,27 +343,9 @@
     main.replaceChildren();
     more.replaceChildren();
     if (!t) return;
+    const mod = moduleFor(t.name);
     t.options.forEach((o, i) => {
-      const box = i === 0 ? main : more;
-      const id = 'opt-' + o.name;
-      if (o.kind === 'flag') {
-        box.append(
-          el('label', { class: 'inline option', for: id },
-            el('input', { type: 'checkbox', id, 'data-option': o.name, onchange: refreshSeats }),
-            el('span', {}, el('code', { text: '-' + o.name }), ': ' + o.help)));
-      } else if (o.kind === 'choice') {
-        const s = el('select', { id, 'data-option': o.name, onchange: refreshSeats, 'aria-describedby': id + '-help' },
-          ...o.values.map((v, j) => el('option', { value: j === 0 ? '' : v, text: v + (j === 0 ? ' (default)' : '') })));
-        box.append(el('label', { for: id }, el('code', { text: '-' + o.name })), s,
-          el('p', { class: 'hint', id: id + '-help', text: o.help }));
-      } else {
-        const input = el('input', {
-          id, type: 'number', min: o.values.min, max: o.values.max, 'data-option': o.name,
-          placeholder: 'default', inputmode: 'numeric', onchange: refreshSeats, 'aria-describedby': id + '-help',
-        });
-        box.append(el('label', { for: id }, el('code', { text: '-' + o.name })), input,
-          el('p', { class: 'hint', id: id + '-help', text: o.help }));
-      }
+      (i === 0 || o.name === 'level' ? main : more).append(window.PloydOptions.field(o, mod, refreshSeats));
     });
     refreshSeats();
   }

@@ -52,6 +52,9 @@
   const Pente = {
     name: 'Pente',
     moveExample: 'K10',
+    // The new-game form (see options.js): a Pente board's side is odd.
+    optionLabels: { no_tournament_rule: 'Without the tournament rule' },
+    optionValues: { size: (n) => n % 2 === 1 },
 
     title(view) {
       const size = boardSize(view);

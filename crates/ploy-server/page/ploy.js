@@ -159,6 +159,21 @@
   const Ploy = {
     name: 'Ploy',
     moveExample: 'e3-e4',
+    // The new-game form's words for the options (see options.js).
+    optionLabels: {
+      variant: 'Players',
+      rules: 'Draw rules',
+      relaxed: 'Relaxed elimination',
+      single_step: 'Turns of one step',
+      no_repetition: 'No draw by repetition',
+      no_capture_limit: 'Moves without a capture that draw',
+      plays_on: 'Eliminated partner plays on',
+      bare_commander_removed: 'Remove a bare commander',
+    },
+    choiceWords: {
+      variant: { 'two-player': 'two players', ffa: 'four-player free-for-all', partnership: 'four players in two teams' },
+      rules: { standard: 'standard', university: 'university (no draw rules)' },
+    },
 
     title(view) {
       return 'Ploy, ' + variantWords(view);

@@ -11,6 +11,7 @@
 //!   and Pyloff, drawn in SVG from each game's JSON (each file's head describes it);
 //! - `board.js`: what the three board modules share (SVG elements, a board's click and
 //!   keyboard input), loaded before them;
+//! - `options.js`: the new-game form's option fields, built from `GET /api/types`;
 //! - a game without a module of its own is shown by a generic one in `app.js`: its text
 //!   board and its legal moves as buttons.
 //!
@@ -59,6 +60,11 @@ pub const ASSETS: &[Asset] = &[
     Asset::new("/page/ploy.js", SCRIPT, include_str!("../page/ploy.js")),
     Asset::new("/page/pente.js", SCRIPT, include_str!("../page/pente.js")),
     Asset::new("/page/pyloff.js", SCRIPT, include_str!("../page/pyloff.js")),
+    Asset::new(
+        "/page/options.js",
+        SCRIPT,
+        include_str!("../page/options.js"),
+    ),
 ];
 
 /// The Content-Security-Policy of the page: this server only, no inline script.
