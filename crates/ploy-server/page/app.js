@@ -260,6 +260,21 @@
       out.push(el('p', { class: 'hint', text: plural(over.length, 'finished game', 'finished games') + ' hidden.' }));
     }
     box.replaceChildren(...out);
+    loadNotes();
+  }
+
+  // The newest notifications, each with its date (notes.js).
+  async function loadNotes() {
+    const box = $('notes');
+    let notes;
+    try {
+      notes = (await api('GET', '/api/inbox')).notes;
+    } catch (e) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = notes.length === 0;
+    $('notes-list').replaceChildren(window.PloydTimes.notes(notes, 20));
   }
 
   function gameItem(g) {
@@ -685,7 +700,7 @@
     }
     if (v.deadline_at) {
       const left = v.deadline_at - Math.floor(Date.now() / 1000);
-      text += ' · ' + durationText(left) + ' left';
+      text += ' · ' + durationText(left) + ' left (until ' + window.PloydTimes.dateText(v.deadline_at) + ')';
     }
     if (v.draw_offers && v.draw_offers.length) text += ' · draw offered by ' + v.draw_offers.join(', ');
     return { text, cls };
@@ -751,8 +766,10 @@
     const active = v.status === 'active';
     const offers = v.draw_offers || [];
     const iOffer = offers.some((u) => same(u, state.me));
+    // The bot never agrees to a draw: no offer in a game with a bot seat.
+    const withBot = v.players.some((p) => same(p, 'bot'));
     $('typed').hidden = !(seated && active);
-    $('propose').hidden = !(seated && active) || iOffer || offers.length > 0;
+    $('propose').hidden = !(seated && active) || withBot || iOffer || offers.length > 0;
     $('accept').hidden = !(seated && active) || iOffer || offers.length === 0;
     $('reject').hidden = !(seated && active) || iOffer || offers.length === 0;
     $('resign').hidden = !(seated && active);

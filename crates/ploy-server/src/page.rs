@@ -12,6 +12,7 @@
 //! - `board.js`: what the three board modules share (SVG elements, a board's click and
 //!   keyboard input), loaded before them;
 //! - `options.js`: the new-game form's option fields, built from `GET /api/types`;
+//! - `notes.js`: times as dates, and the notifications shown under the game list;
 //! - a game without a module of its own is shown by a generic one in `app.js`: its text
 //!   board and its legal moves as buttons.
 //!
@@ -65,6 +66,7 @@ pub const ASSETS: &[Asset] = &[
         SCRIPT,
         include_str!("../page/options.js"),
     ),
+    Asset::new("/page/notes.js", SCRIPT, include_str!("../page/notes.js")),
 ];
 
 /// The Content-Security-Policy of the page: this server only, no inline script.

@@ -8,6 +8,7 @@
 
 use crate::{cdp, common};
 mod cross_origin;
+mod dates;
 mod form;
 mod invitations;
 mod pente;
