@@ -359,6 +359,8 @@
     more.replaceChildren();
     if (!t) return;
     const mod = moduleFor(t.name);
+    const howto = window.PloydHowTo.section(t.name);
+    $('new-howto').replaceChildren(...(howto ? [howto] : []));
     t.options.forEach((o, i) => {
       (i === 0 || o.name === 'level' ? main : more).append(window.PloydOptions.field(o, mod, refreshSeats));
     });
@@ -498,6 +500,7 @@
     if (g.board) g.board.destroy();
     state.game = null;
     $('board').replaceChildren();
+    $('game-howto').replaceChildren();
     $('choices').hidden = true;
     $('choices').replaceChildren();
   }
@@ -537,6 +540,8 @@
     if (!g.module) {
       g.module = moduleFor(view.game);
       g.board = g.module.create($('board'), boardHost(g));
+      const howto = window.PloydHowTo.section(view.game);
+      $('game-howto').replaceChildren(...(howto ? [howto] : []));
     }
     if (g.flipped === null) g.flipped = g.module.flipFor ? g.module.flipFor(view, mySeats(view)) : false;
     if (g.follow) g.shown = view;

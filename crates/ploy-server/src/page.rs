@@ -13,6 +13,7 @@
 //!   keyboard input), loaded before them;
 //! - `options.js`: the new-game form's option fields, built from `GET /api/types`;
 //! - `notes.js`: times as dates, and the notifications shown under the game list;
+//! - `howto.js`: "How to play", a short account of each game's rules;
 //! - a game without a module of its own is shown by a generic one in `app.js`: its text
 //!   board and its legal moves as buttons.
 //!
@@ -67,6 +68,7 @@ pub const ASSETS: &[Asset] = &[
         include_str!("../page/options.js"),
     ),
     Asset::new("/page/notes.js", SCRIPT, include_str!("../page/notes.js")),
+    Asset::new("/page/howto.js", SCRIPT, include_str!("../page/howto.js")),
 ];
 
 /// The Content-Security-Policy of the page: this server only, no inline script.

@@ -10,6 +10,7 @@ use crate::{cdp, common};
 mod cross_origin;
 mod dates;
 mod form;
+mod howto;
 mod invitations;
 mod pente;
 mod pyloff;
