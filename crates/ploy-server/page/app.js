@@ -500,6 +500,7 @@
     if (g.board) g.board.destroy();
     state.game = null;
     $('board').replaceChildren();
+    window.PloydTouch.update(0, null);
     $('game-howto').replaceChildren();
     $('choices').hidden = true;
     $('choices').replaceChildren();
@@ -630,13 +631,20 @@
     return null;
   }
 
-  async function playMove(g, text) {
+  // `confirmed`: sent without the confirm step (touch.js), as a typed move or a confirmed one.
+  async function playMove(g, text, confirmed) {
     if (g !== state.game) return;
     const ctx = context(g);
     if (ctx.whyNot) {
       explain(ctx.whyNot);
       return;
     }
+    if (!confirmed && window.PloydTouch.confirmOn()) {
+      explain('Check the move, then play it or cancel.', 'info');
+      window.PloydTouch.ask(text, () => playMove(g, text, true), positionKey(g));
+      return;
+    }
+    window.PloydTouch.clear();
     g.busy = true;
     explain('Sending ' + text + '...', 'info');
     render(g);
@@ -654,6 +662,11 @@
       render(g);
       if (e.status === 409) refreshGame();
     }
+  }
+
+  // Names the position a move is made in (a move waiting for confirmation belongs to it).
+  function positionKey(g) {
+    return g.id + '/' + g.latest.moves_played + '/' + g.shown.ply;
   }
 
   async function showPly(n) {
@@ -787,6 +800,7 @@
     $('typed-move').placeholder = mod.moveExample || '';
 
     g.board.update(shown, ctx);
+    window.PloydTouch.update(window.PloydBoardKit.boardSize(shown) || 0, ctx.myTurn && !ctx.busy ? positionKey(g) : null);
   }
 
   async function gameAction(action) {
@@ -918,9 +932,10 @@
       const text = $('typed-move').value.trim();
       if (!g || !text) return;
       $('typed-move').value = '';
-      playMove(g, text);
+      playMove(g, text, true);
     });
     window.addEventListener('hashchange', route);
+    window.PloydTouch.init();
   }
 
   async function start() {

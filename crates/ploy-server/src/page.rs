@@ -14,6 +14,7 @@
 //! - `options.js`: the new-game form's option fields, built from `GET /api/types`;
 //! - `notes.js`: times as dates, and the notifications shown under the game list;
 //! - `howto.js`: "How to play", a short account of each game's rules;
+//! - `touch.js`: the confirm step before a move is sent, and zoom for big boards;
 //! - a game without a module of its own is shown by a generic one in `app.js`: its text
 //!   board and its legal moves as buttons.
 //!
@@ -69,6 +70,7 @@ pub const ASSETS: &[Asset] = &[
     ),
     Asset::new("/page/notes.js", SCRIPT, include_str!("../page/notes.js")),
     Asset::new("/page/howto.js", SCRIPT, include_str!("../page/howto.js")),
+    Asset::new("/page/touch.js", SCRIPT, include_str!("../page/touch.js")),
 ];
 
 /// The Content-Security-Policy of the page: this server only, no inline script.

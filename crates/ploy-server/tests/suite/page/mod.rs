@@ -15,6 +15,7 @@ mod invitations;
 mod pente;
 mod pyloff;
 mod shield;
+mod touch;
 
 use std::path::PathBuf;
 use std::sync::Mutex;
