@@ -163,5 +163,18 @@ fn a_move_is_confirmed_on_a_phone_and_big_boards_zoom() {
             .unwrap(),
         json!(false)
     );
+
+    // On a wide screen the setting can be switched on too; a big board zooms there as well.
     b.viewport(1280, 800, false).unwrap();
+    b.click("#confirm-moves").unwrap();
+    let id = new_game(&mut b, "pente", &[], &["me", "bot"]);
+    b.wait_for("window.ployd.latest().status === 'active'", WAIT)
+        .unwrap();
+    b.click("#zoom").unwrap();
+    b.click("[data-point=K10]").unwrap();
+    b.wait_for("!document.getElementById('confirm').hidden", WAIT)
+        .unwrap();
+    assert_eq!(server_moves(&server, id), 0);
+    b.screenshot(&screenshots().join("pente-confirm-zoomed-1280x800.png"))
+        .unwrap();
 }
