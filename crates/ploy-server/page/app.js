@@ -497,10 +497,10 @@
   function closeGame() {
     const g = state.game;
     if (!g) return;
+    window.PloydTouch.update(0, null); // before the board goes: a waiting move's preview
     if (g.board) g.board.destroy();
     state.game = null;
     $('board').replaceChildren();
-    window.PloydTouch.update(0, null);
     $('game-howto').replaceChildren();
     $('choices').hidden = true;
     $('choices').replaceChildren();
@@ -641,7 +641,9 @@
     }
     if (!confirmed && window.PloydTouch.confirmOn()) {
       explain('Check the move, then play it or cancel.', 'info');
-      window.PloydTouch.ask(text, () => playMove(g, text, true), positionKey(g));
+      if (g.board.preview) g.board.preview(text);
+      window.PloydTouch.ask(text, () => playMove(g, text, true), positionKey(g),
+        () => g.board.preview && g.board.preview(null));
       return;
     }
     window.PloydTouch.clear();

@@ -2,7 +2,8 @@
 // boards.
 //
 // Confirming: with the setting "Confirm each move" on, a click (or Enter) on the board does
-// not send the move; a bar under the board names it, with "Play it" and "Cancel". The
+// not send the move; a bar under the board names it, with "Play it" and "Cancel", and a
+// board module with `preview(text)` shows it on the board meanwhile (Pente: a pale stone). The
 // setting is on by default on screens narrower than 600 px (where a finger easily hits the
 // wrong point) and off otherwise; once changed by hand it is kept in localStorage for this
 // browser.
@@ -39,9 +40,13 @@
     $('confirm-moves').checked = confirmOn();
   }
 
-  /** Asks to confirm move `text`; `send()` sends it; `key` names the position it is for. */
-  function ask(text, send, key) {
-    pending = { text, send, key };
+  /**
+   * Asks to confirm move `text`; `send()` sends it; `key` names the position it is for;
+   * `done()` (optional) is called once the question goes, whatever the answer.
+   */
+  function ask(text, send, key, done) {
+    if (pending && pending.done) pending.done();
+    pending = { text, send, key, done };
     $('confirm-text').textContent = 'Play ' + text + '?';
     $('confirm').hidden = false;
     $('confirm-yes').focus({ preventScroll: true });
@@ -49,6 +54,7 @@
 
   /** Forgets a move waiting for confirmation. */
   function clear() {
+    if (pending && pending.done) pending.done();
     pending = null;
     $('confirm').hidden = true;
   }

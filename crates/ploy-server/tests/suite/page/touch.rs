@@ -97,12 +97,21 @@ fn a_move_is_confirmed_on_a_phone_and_big_boards_zoom() {
         .eval("document.getElementById('confirm-text').textContent")
         .unwrap();
     assert_eq!(text, json!("Play K10?"));
+    // The stone waits on the board, pale, until the answer.
+    let shown = b
+        .eval("document.querySelectorAll('#board [data-preview=K10]').length")
+        .unwrap();
+    assert_eq!(shown, json!(1));
     b.screenshot(&screenshots().join("pente-confirm-390x844.png"))
         .unwrap();
     b.click("#confirm-no").unwrap();
     b.wait_for("document.getElementById('confirm').hidden", WAIT)
         .unwrap();
     assert_eq!(server_moves(&server, id), 0);
+    let shown = b
+        .eval("document.querySelectorAll('#board [data-preview]').length")
+        .unwrap();
+    assert_eq!(shown, json!(0));
     assert_eq!(latest(&mut b)["moves_played"], json!(0));
 
     // Play it: the move is sent.
