@@ -260,6 +260,21 @@
       out.push(el('p', { class: 'hint', text: plural(over.length, 'finished game', 'finished games') + ' hidden.' }));
     }
     box.replaceChildren(...out);
+    loadNotes();
+  }
+
+  // The newest notifications, each with its date (notes.js).
+  async function loadNotes() {
+    const box = $('notes');
+    let notes;
+    try {
+      notes = (await api('GET', '/api/inbox')).notes;
+    } catch (e) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = notes.length === 0;
+    $('notes-list').replaceChildren(window.PloydTimes.notes(notes, 20));
   }
 
   function gameItem(g) {
@@ -335,7 +350,7 @@
   }
 
   // The first option of a game type (Ploy's variant, a board size) is shown at once; the
-  // others under "More options".
+  // others under "More options". options.js builds each field.
   function renderOptionFields() {
     const t = currentType();
     const main = $('new-main-options');
@@ -343,27 +358,11 @@
     main.replaceChildren();
     more.replaceChildren();
     if (!t) return;
+    const mod = moduleFor(t.name);
+    const howto = window.PloydHowTo.section(t.name);
+    $('new-howto').replaceChildren(...(howto ? [howto] : []));
     t.options.forEach((o, i) => {
-      const box = i === 0 ? main : more;
-      const id = 'opt-' + o.name;
-      if (o.kind === 'flag') {
-        box.append(
-          el('label', { class: 'inline option', for: id },
-            el('input', { type: 'checkbox', id, 'data-option': o.name, onchange: refreshSeats }),
-            el('span', {}, el('code', { text: '-' + o.name }), ': ' + o.help)));
-      } else if (o.kind === 'choice') {
-        const s = el('select', { id, 'data-option': o.name, onchange: refreshSeats, 'aria-describedby': id + '-help' },
-          ...o.values.map((v, j) => el('option', { value: j === 0 ? '' : v, text: v + (j === 0 ? ' (default)' : '') })));
-        box.append(el('label', { for: id }, el('code', { text: '-' + o.name })), s,
-          el('p', { class: 'hint', id: id + '-help', text: o.help }));
-      } else {
-        const input = el('input', {
-          id, type: 'number', min: o.values.min, max: o.values.max, 'data-option': o.name,
-          placeholder: 'default', inputmode: 'numeric', onchange: refreshSeats, 'aria-describedby': id + '-help',
-        });
-        box.append(el('label', { for: id }, el('code', { text: '-' + o.name })), input,
-          el('p', { class: 'hint', id: id + '-help', text: o.help }));
-      }
+      (i === 0 || o.name === 'level' ? main : more).append(window.PloydOptions.field(o, mod, refreshSeats));
     });
     refreshSeats();
   }
@@ -498,9 +497,11 @@
   function closeGame() {
     const g = state.game;
     if (!g) return;
+    window.PloydTouch.update(0, null); // before the board goes: a waiting move's preview
     if (g.board) g.board.destroy();
     state.game = null;
     $('board').replaceChildren();
+    $('game-howto').replaceChildren();
     $('choices').hidden = true;
     $('choices').replaceChildren();
   }
@@ -540,6 +541,8 @@
     if (!g.module) {
       g.module = moduleFor(view.game);
       g.board = g.module.create($('board'), boardHost(g));
+      const howto = window.PloydHowTo.section(view.game);
+      $('game-howto').replaceChildren(...(howto ? [howto] : []));
     }
     if (g.flipped === null) g.flipped = g.module.flipFor ? g.module.flipFor(view, mySeats(view)) : false;
     if (g.follow) g.shown = view;
@@ -628,13 +631,22 @@
     return null;
   }
 
-  async function playMove(g, text) {
+  // `confirmed`: sent without the confirm step (touch.js), as a typed move or a confirmed one.
+  async function playMove(g, text, confirmed) {
     if (g !== state.game) return;
     const ctx = context(g);
     if (ctx.whyNot) {
       explain(ctx.whyNot);
       return;
     }
+    if (!confirmed && window.PloydTouch.confirmOn()) {
+      explain('Check the move, then play it or cancel.', 'info');
+      if (g.board.preview) g.board.preview(text);
+      window.PloydTouch.ask(text, () => playMove(g, text, true), positionKey(g),
+        () => g.board.preview && g.board.preview(null));
+      return;
+    }
+    window.PloydTouch.clear();
     g.busy = true;
     explain('Sending ' + text + '...', 'info');
     render(g);
@@ -652,6 +664,11 @@
       render(g);
       if (e.status === 409) refreshGame();
     }
+  }
+
+  // Names the position a move is made in (a move waiting for confirmation belongs to it).
+  function positionKey(g) {
+    return g.id + '/' + g.latest.moves_played + '/' + g.shown.ply;
   }
 
   async function showPly(n) {
@@ -703,7 +720,7 @@
     }
     if (v.deadline_at) {
       const left = v.deadline_at - Math.floor(Date.now() / 1000);
-      text += ' · ' + durationText(left) + ' left';
+      text += ' · ' + durationText(left) + ' left (until ' + window.PloydTimes.dateText(v.deadline_at) + ')';
     }
     if (v.draw_offers && v.draw_offers.length) text += ' · draw offered by ' + v.draw_offers.join(', ');
     return { text, cls };
@@ -769,8 +786,10 @@
     const active = v.status === 'active';
     const offers = v.draw_offers || [];
     const iOffer = offers.some((u) => same(u, state.me));
+    // The bot never agrees to a draw: no offer in a game with a bot seat.
+    const withBot = v.players.some((p) => same(p, 'bot'));
     $('typed').hidden = !(seated && active);
-    $('propose').hidden = !(seated && active) || iOffer || offers.length > 0;
+    $('propose').hidden = !(seated && active) || withBot || iOffer || offers.length > 0;
     $('accept').hidden = !(seated && active) || iOffer || offers.length === 0;
     $('reject').hidden = !(seated && active) || iOffer || offers.length === 0;
     $('resign').hidden = !(seated && active);
@@ -783,6 +802,7 @@
     $('typed-move').placeholder = mod.moveExample || '';
 
     g.board.update(shown, ctx);
+    window.PloydTouch.update(window.PloydBoardKit.boardSize(shown) || 0, ctx.myTurn && !ctx.busy ? positionKey(g) : null);
   }
 
   async function gameAction(action) {
@@ -914,9 +934,10 @@
       const text = $('typed-move').value.trim();
       if (!g || !text) return;
       $('typed-move').value = '';
-      playMove(g, text);
+      playMove(g, text, true);
     });
     window.addEventListener('hashchange', route);
+    window.PloydTouch.init();
   }
 
   async function start() {

@@ -52,6 +52,9 @@
   const Pente = {
     name: 'Pente',
     moveExample: 'K10',
+    // The new-game form (see options.js): a Pente board's side is odd.
+    optionLabels: { no_tournament_rule: 'Without the tournament rule' },
+    optionValues: { size: (n) => n % 2 === 1 },
 
     title(view) {
       const size = boardSize(view);
@@ -159,6 +162,13 @@
         const [x2, y2] = this.xy(five[five.length - 1]);
         s.append(svg('line', { x1, y1, x2, y2, stroke: '#d23b2b', 'stroke-width': 8, 'stroke-linecap': 'round', opacity: 0.75, class: 'five' }));
       }
+      // A move waiting for confirmation (touch.js): a pale stone of the colour to move.
+      if (this.previewed && !this.stones.has(this.previewed) && this.pos.turn) {
+        const [x, y] = this.xy(this.previewed);
+        const g = svg('g', { transform: `translate(${x} ${y})`, opacity: 0.55, class: 'preview', 'data-preview': this.previewed });
+        g.append(stone(this.pos.turn, 21));
+        s.append(g);
+      }
       if (this.showsCursor() && this.cursor) {
         const [x, y] = this.xy(this.cursor);
         s.append(cursor(x, y, GAP - 4, 4, '8 4'));
@@ -170,6 +180,12 @@
           s.append(square(x, y, GAP, { fill: 'transparent', 'data-point': p }));
         }
       }
+    }
+
+    // Shows move `p` (a point) as waiting for confirmation, or none when null.
+    preview(p) {
+      this.previewed = p;
+      this.draw();
     }
 
     act(p) {

@@ -159,6 +159,21 @@
   const Ploy = {
     name: 'Ploy',
     moveExample: 'e3-e4',
+    // The new-game form's words for the options (see options.js).
+    optionLabels: {
+      variant: 'Players',
+      rules: 'Draw rules',
+      relaxed: 'Relaxed elimination',
+      single_step: 'Turns of one step',
+      no_repetition: 'No draw by repetition',
+      no_capture_limit: 'Moves without a capture that draw',
+      plays_on: 'Eliminated partner plays on',
+      bare_commander_removed: 'Remove a bare commander',
+    },
+    choiceWords: {
+      variant: { 'two-player': 'two players', ffa: 'four-player free-for-all', partnership: 'four players in two teams' },
+      rules: { standard: 'standard', university: 'university (no draw rules)' },
+    },
 
     title(view) {
       return 'Ploy, ' + variantWords(view);
@@ -204,7 +219,6 @@
       this.view = null;
       this.ctx = null;
       this.selected = null;
-      this.pending = null; // a destination whose turn is still to choose
       this.layers = {};
       for (const name of ['squares', 'marks', 'pieces', 'targets', 'cursor', 'hits']) {
         this.layers[name] = svg('g', { class: 'layer-' + name });
@@ -236,7 +250,6 @@
       this.legal = (view.legal || []).map(parseMove);
       if (plyChanged || !ctx.myTurn || ctx.busy) {
         this.selected = null;
-        this.pending = null;
       }
       if (flipChanged || !this.drawn) this.drawSquares();
       this.draw();
@@ -312,10 +325,6 @@
             targets.append(svg('circle', { cx: x + S / 2, cy: y + S / 2, r: 14, fill: '#1f5fbf', 'fill-opacity': 0.75, stroke: '#ffffff', 'stroke-width': 3, class: 'target', 'data-target': to }));
           }
         }
-        if (this.pending) {
-          const [x, y] = this.xy(this.pending);
-          targets.append(svg('rect', { x: x + 4, y: y + 4, width: S - 8, height: S - 8, fill: 'none', stroke: '#1f5fbf', 'stroke-width': 6, class: 'pending' }));
-        }
       }
       this.drawCursor();
       this.drawChoices();
@@ -329,8 +338,9 @@
       layer.append(cursor(x + S / 2, y + S / 2, S - 10, 5, '12 6'));
     }
 
-    // The turn buttons under the board: the selected piece's turns in place, or the ways a
-    // shield may point after moving to `pending`.
+    // The turn buttons under the board: the selected piece's turns in place and, for a
+    // shield, its moves that turn after moving (a click on the marked square moves it
+    // without turning; the turn is a step of its own, here).
     drawChoices() {
       const box = this.host.choices;
       box.replaceChildren();
@@ -339,34 +349,27 @@
         return;
       }
       const p = this.pieces.get(this.selected);
-      const to = this.pending || this.selected;
-      const moves = this.movesFrom(this.selected).filter((m) => m.to === to).sort((a, b) => a.r - b.r);
-      if (!p || !moves.length) {
+      const from = this.selected;
+      const all = this.movesFrom(from).sort((a, b) => (a.to === b.to ? a.r - b.r : a.to < b.to ? -1 : 1));
+      const inPlace = all.filter((m) => m.to === from);
+      const turning = all.filter((m) => m.to !== from && m.r !== 0);
+      if (!p || (!inPlace.length && !turning.length)) {
         box.hidden = true;
         return;
       }
-      const title = document.createElement('p');
-      title.className = 'choices-title';
-      title.textContent = this.pending
-        ? 'The shield goes to ' + to + (this.pieces.has(to) ? ' (capturing)' : '') + '. Which way should it point?'
-        : 'Turn the ' + p.kind + ' on ' + this.selected + ' (or click a marked square to move it):';
-      box.append(title);
-      for (const m of moves) {
-        const b = document.createElement('button');
-        b.type = 'button';
-        b.setAttribute('data-move', m.text);
-        const flags = rotate(p.flags, m.r);
-        b.setAttribute('aria-label', (this.pending ? 'Move to ' + to + ' ' : 'Turn ') + turnWords(m.r) + ': flags ' + flagList(flags) + ' (' + m.text + ')');
-        const s = icon('-50 -50 100 100', pieceGroup(p.colour, flags, this.ctx.flipped));
-        const turn = document.createElement('span');
-        turn.textContent = turnLabel(m.r);
-        b.append(s, turn);
-        b.addEventListener('click', () => {
-          this.host.play(m.text);
-          // The buttons go with the move: keep the keyboard on the board.
-          this.svg.focus({ preventScroll: true });
-        });
-        box.append(b);
+      const group = (text, moves) => {
+        if (!moves.length) return;
+        const title = document.createElement('p');
+        title.className = 'choices-title';
+        title.textContent = text;
+        box.append(title);
+        for (const m of moves) box.append(this.choiceButton(p, m));
+      };
+      group('Turn the ' + p.kind + ' on ' + from + ' (or click a marked square to move it):', inPlace);
+      const dests = [...new Set(turning.map((m) => m.to))];
+      for (const to of dests) {
+        group('Or move it to ' + to + (this.pieces.has(to) ? ' (capturing)' : '') + ' and turn it there:',
+          turning.filter((m) => m.to === to));
       }
       const cancel = document.createElement('button');
       cancel.type = 'button';
@@ -378,6 +381,26 @@
       });
       box.append(cancel);
       box.hidden = false;
+    }
+
+    // The button of move `m` of piece `p`: the piece as it would point afterwards.
+    choiceButton(p, m) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.setAttribute('data-move', m.text);
+      const flags = rotate(p.flags, m.r);
+      const moving = m.to !== m.from;
+      b.setAttribute('aria-label', (moving ? 'Move to ' + m.to + ' ' : 'Turn ') + turnWords(m.r) + ': flags ' + flagList(flags) + ' (' + m.text + ')');
+      const s = icon('-50 -50 100 100', pieceGroup(p.colour, flags, this.ctx.flipped));
+      const turn = document.createElement('span');
+      turn.textContent = (moving ? m.to + ' ' : '') + turnLabel(m.r);
+      b.append(s, turn);
+      b.addEventListener('click', () => {
+        this.host.play(m.text);
+        // The buttons go with the move: keep the keyboard on the board.
+        this.svg.focus({ preventScroll: true });
+      });
+      return b;
     }
 
     mover() {
@@ -413,18 +436,11 @@
           return;
         }
         const moves = this.movesFrom(this.selected).filter((m) => m.to === sq);
-        if (moves.length === 1) {
-          this.host.play(moves[0].text);
-          return;
-        }
-        if (moves.length > 1) {
-          this.pending = sq;
-          this.host.explain('Choose which way the shield points on ' + sq + ' (the buttons under the board).', 'info');
-          this.draw();
-          if (this.keyboard) {
-            const b = this.host.choices.querySelector('button[data-move]');
-            if (b) b.focus();
-          }
+        // One move there, or a shield's: the move without a turn (its turns after moving
+        // are the buttons under the board).
+        const straight = moves.length === 1 ? moves[0] : moves.find((m) => m.r === 0);
+        if (straight) {
+          this.host.play(straight.text);
           return;
         }
         if (piece && this.isMovers(piece.colour)) {
@@ -453,7 +469,6 @@
     // Lets go of the selected piece.
     letGo() {
       this.selected = null;
-      this.pending = null;
       this.host.explain('');
       this.draw();
     }
@@ -461,7 +476,6 @@
     select(sq) {
       const p = this.pieces.get(sq);
       this.selected = sq;
-      this.pending = null;
       const dests = new Set(this.movesFrom(sq).filter((m) => m.to !== sq).map((m) => m.to));
       this.host.explain(
         'The ' + p.kind + ' on ' + sq + ' (flags ' + flagList(p.flags) + ')' +

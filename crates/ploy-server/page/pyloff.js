@@ -68,6 +68,8 @@
   const Pyloff = {
     name: 'Pyloff',
     moveExample: 'c3',
+    // The new-game form's words for the options (see options.js).
+    optionLabels: { all_freedoms: 'All freedoms', cut_down: 'Cut-down rules' },
 
     title(view) {
       const size = boardSize(view);

@@ -11,6 +11,10 @@
 //!   and Pyloff, drawn in SVG from each game's JSON (each file's head describes it);
 //! - `board.js`: what the three board modules share (SVG elements, a board's click and
 //!   keyboard input), loaded before them;
+//! - `options.js`: the new-game form's option fields, built from `GET /api/types`;
+//! - `notes.js`: times as dates, and the notifications shown under the game list;
+//! - `howto.js`: "How to play", a short account of each game's rules;
+//! - `touch.js`: the confirm step before a move is sent, and zoom for big boards;
 //! - a game without a module of its own is shown by a generic one in `app.js`: its text
 //!   board and its legal moves as buttons.
 //!
@@ -59,6 +63,14 @@ pub const ASSETS: &[Asset] = &[
     Asset::new("/page/ploy.js", SCRIPT, include_str!("../page/ploy.js")),
     Asset::new("/page/pente.js", SCRIPT, include_str!("../page/pente.js")),
     Asset::new("/page/pyloff.js", SCRIPT, include_str!("../page/pyloff.js")),
+    Asset::new(
+        "/page/options.js",
+        SCRIPT,
+        include_str!("../page/options.js"),
+    ),
+    Asset::new("/page/notes.js", SCRIPT, include_str!("../page/notes.js")),
+    Asset::new("/page/howto.js", SCRIPT, include_str!("../page/howto.js")),
+    Asset::new("/page/touch.js", SCRIPT, include_str!("../page/touch.js")),
 ];
 
 /// The Content-Security-Policy of the page: this server only, no inline script.

@@ -8,9 +8,14 @@
 
 use crate::{cdp, common};
 mod cross_origin;
+mod dates;
+mod form;
+mod howto;
 mod invitations;
 mod pente;
 mod pyloff;
+mod shield;
+mod touch;
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -200,8 +205,10 @@ fn choose(view: &Value, rng: &mut Rng) -> String {
     legal[rng.below(legal.len())].to_owned()
 }
 
-/// Plays `mv` by clicking: the piece, then the destination (and a turn button when the move
-/// needs one). Checks the marked destinations against the legal moves.
+/// Plays `mv` by clicking: the piece, then the destination, or for a turn (in place, or a
+/// shield's after moving) the turn's button under the board. A shield's move without a
+/// turn is one click on the destination, like any other piece's. Checks the marked
+/// destinations against the legal moves.
 fn click_move(b: &mut Browser, view: &Value, mv: &str) {
     let parts: Vec<&str> = mv.split('-').collect();
     let (from, to) = (parts[0], parts[1]);
@@ -228,19 +235,10 @@ fn click_move(b: &mut Browser, view: &Value, mv: &str) {
         .eval("[...document.querySelectorAll('[data-target]')].map(e => e.getAttribute('data-target')).sort()")
         .unwrap();
     assert_eq!(shown, json!(want), "marked destinations from {from}");
-    let same_dest = view["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| {
-            let p: Vec<&str> = m.as_str().unwrap().split('-').collect();
-            p[0] == from && p[1] == to
-        })
-        .count();
-    if from != to {
+    let turns = parts[2] != "0";
+    if from != to && !turns {
         b.click(&format!("[data-square={to}]")).unwrap();
-    }
-    if from == to || same_dest > 1 {
+    } else {
         b.wait_for(
             &format!("document.querySelector('#choices [data-move=\"{mv}\"]') !== null"),
             WAIT,
@@ -546,7 +544,8 @@ fn cursor_to(b: &mut Browser, sq: &str) {
 
 /// Plays one move with the keyboard alone: Tab to the board, arrows, Enter (and Tab and
 /// Enter to a turn button when the move is a turn). `kind` picks the move: "motion",
-/// "turn" or "shield" (a shield's move and turn).
+/// "turn", "shield" (a shield's move and turn) or "straight" (a shield's move without a
+/// turn).
 fn keyboard_move(b: &mut Browser, kind: &str) {
     let view = wait_turn_or_end(b);
     assert_eq!(view["status"], "active");
@@ -577,6 +576,7 @@ fn keyboard_move(b: &mut Browser, kind: &str) {
             match kind {
                 "motion" => f != t && count(&f, &t) == 1,
                 "turn" => f == t,
+                "straight" => f != t && count(&f, &t) > 1 && r == "0",
                 _ => f != t && count(&f, &t) > 1 && r != "0",
             }
         })
@@ -596,8 +596,14 @@ fn keyboard_move(b: &mut Browser, kind: &str) {
             cursor_to(b, &to);
             b.key("Enter").unwrap();
         }
-        "turn" => {
-            // Tab from the board to the turn buttons, to the one for this move.
+        "straight" => {
+            // A shield's move without a turn: Enter on the destination, no other step.
+            cursor_to(b, &to);
+            b.key("Enter").unwrap();
+        }
+        _ => {
+            // Tab from the board to the turn buttons (in place, or a shield's after
+            // moving), to the one for this move.
             let mut found = false;
             for _ in 0..12 {
                 b.key("Tab").unwrap();
@@ -613,26 +619,6 @@ fn keyboard_move(b: &mut Browser, kind: &str) {
             }
             assert!(found, "Tab never reaches the turn button of {mv}");
             b.key("Enter").unwrap();
-        }
-        _ => {
-            cursor_to(b, &to);
-            b.key("Enter").unwrap();
-            // The focus moves to the first way to point; Tab on to the one wanted.
-            let mut found = false;
-            for _ in 0..10 {
-                if b.eval(&format!(
-                    "document.activeElement && document.activeElement.getAttribute('data-move') === {mv:?}"
-                ))
-                .unwrap()
-                    == json!(true)
-                {
-                    found = true;
-                    break;
-                }
-                b.key("Tab").unwrap();
-            }
-            assert!(found, "the turn buttons never offer {mv}");
-            b.key(" ").unwrap();
         }
     }
     b.wait_for(

@@ -8,7 +8,7 @@ use super::*;
 const COLUMNS: &str = "ABCDEFGHJKLMNOPQRST";
 
 /// Column and row (from 0) of a point such as `K10`.
-fn col_row(p: &str) -> (i64, i64) {
+pub(super) fn col_row(p: &str) -> (i64, i64) {
     let c = COLUMNS.find(&p[..1]).expect("a column letter") as i64;
     (c, p[1..].parse::<i64>().expect("a row number") - 1)
 }
