@@ -786,11 +786,12 @@ fn a_move_from_another_client_appears_live() {
     b.wait_for(
         "document.querySelectorAll('#moves li').length === 2 \
          && document.getElementById('game-status').textContent.startsWith('Your move')",
-        Duration::from_secs(2),
+        // The page does not poll and is not reloaded: only the event stream can bring the
+        // move. (How fast is printed, not asserted: no wall-clock limits in tests.)
+        WAIT,
     )
     .unwrap();
     let seen = start.elapsed();
-    assert!(seen < Duration::from_secs(2), "{seen:?}");
     eprintln!("bob's move was on alice's page {seen:?} after it was posted");
     let shown = b
         .eval("document.querySelector('#moves li:last-child button').textContent")
