@@ -26,7 +26,7 @@ use std::fmt::Write as _;
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use crate::game::{OptionKind, excerpt};
+use crate::game::{LEVEL_OPTION, OptionKind, excerpt};
 use crate::service::{ApiError, Credentials, GameView, Service, Verdicts};
 use crate::store::Source;
 
@@ -57,7 +57,8 @@ Commands (one a line; words separated by spaces):
   GAME propose|accept|reject BOARD USER PASSWORD
                                               offer, accept or reject a draw
 Every game also takes -deadline=DURATION (time per move; a player out of time forfeits)
-and -reminder=DURATION (a reminder before that), durations such as 7d, 36h, 90m.
+and -reminder=DURATION (a reminder before that), durations such as 7d, 36h, 90m, and a
+game with a bot seat -level=N (the bot's strength, 1 weakest to 8 full strength, default 8).
 The first line of a reply is `ok ...` or `error CODE: reason`.";
 
 /// A reply: the first line and the lines for people.
@@ -235,8 +236,12 @@ fn run(service: &Service, words: &[&str], session: &Caller) -> Result<Reply, Api
             let n = service.registry().iter().count();
             let mut reply = Reply::ok(plural(n, "game type", "game types"));
             for g in service.registry().iter() {
-                let opts: Vec<String> =
-                    g.options().iter().map(|o| format!("-{}", o.name)).collect();
+                let opts: Vec<String> = g
+                    .options()
+                    .iter()
+                    .chain(std::iter::once(&LEVEL_OPTION))
+                    .map(|o| format!("-{}", o.name))
+                    .collect();
                 reply
                     .body
                     .push(format!("{}  options: {}", g.name(), opts.join(" ")));
@@ -296,7 +301,7 @@ fn game_help(service: &Service, game: &str) -> Result<Reply, ApiError> {
     let mut text = String::new();
     let _ = writeln!(text, "{}", g.help());
     let _ = writeln!(text, "Options:");
-    for o in g.options() {
+    for o in g.options().iter().chain(std::iter::once(&LEVEL_OPTION)) {
         let form = match o.kind {
             OptionKind::Flag => format!("-{}", o.name),
             OptionKind::Number { min, max } => format!("-{}=N ({min}..{max})", o.name),

@@ -382,9 +382,11 @@ async fn list_types(State(app): State<AppState>) -> Response {
         .registry()
         .iter()
         .map(|g| {
+            // The game's options, then the server's `-level` (for a game with a bot seat).
             let options: Vec<Value> = g
                 .options()
                 .iter()
+                .chain(std::iter::once(&crate::game::LEVEL_OPTION))
                 .map(|o| {
                     let (kind, extra) = match o.kind {
                         crate::game::OptionKind::Flag => ("flag", json!(null)),

@@ -24,6 +24,8 @@ use std::ops::RangeInclusive;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use ploy_search::Level;
+
 /// The kind of value an option takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionKind {
@@ -273,6 +275,28 @@ impl Budget {
     }
 }
 
+/// How strongly a bot plays one move: its [`Level`] and the seed of a weaker level's
+/// choices (the server derives it from the board number, so that a game replays the same
+/// bot moves).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BotPlay {
+    /// The level, 1 (weakest) to 8 (full strength within the [`Budget`]); levels 1 to 7
+    /// search within their own limits as well as the budget.
+    pub level: Level,
+    /// The seed of a weaker level's random choices.
+    pub seed: u64,
+}
+
+/// The server's option `-level=N`: the strength of every bot seat of a game, 1 to 8
+/// (default 8). Refused in a game without a bot seat.
+pub const LEVEL_OPTION: OptionSpec = OptionSpec::number(
+    "level",
+    1,
+    8,
+    "the bot's strength, 1 (weakest) to 8 (full strength, the default); only in a game \
+     with a bot seat",
+);
+
 /// The transposition table of each game's bot, bytes.
 pub(crate) const BOT_TABLE_BYTES: usize = 8 << 20;
 
@@ -392,9 +416,9 @@ pub trait GameType: GameInfo + Clone {
     /// The position as JSON, for programs and the page.
     fn render_json(&self, state: &Self::State) -> serde_json::Value;
 
-    /// The built-in bot's move for the seat to move, within `budget`; `None` if there is
-    /// no legal move.
-    fn bot_move(&self, state: &Self::State, budget: &Budget) -> Option<String>;
+    /// The built-in bot's move for the seat to move, within `budget`, at `play`'s level and
+    /// seed; `None` if there is no legal move.
+    fn bot_move(&self, state: &Self::State, budget: &Budget, play: BotPlay) -> Option<String>;
 }
 
 /// Writes the four fixed facts of a game type in its [`GameInfo`] impl, the same way for
@@ -464,7 +488,7 @@ pub trait Match: Send {
     /// [`GameType::render_json`].
     fn render_json(&self) -> serde_json::Value;
     /// [`GameType::bot_move`].
-    fn bot_move(&self, budget: &Budget) -> Option<String>;
+    fn bot_move(&self, budget: &Budget, play: BotPlay) -> Option<String>;
     /// A copy of the game.
     fn boxed_clone(&self) -> Box<dyn Match>;
 }
@@ -509,8 +533,8 @@ impl<G: GameType> Match for Typed<G> {
     fn render_json(&self) -> serde_json::Value {
         self.game.render_json(&self.state)
     }
-    fn bot_move(&self, budget: &Budget) -> Option<String> {
-        self.game.bot_move(&self.state, budget)
+    fn bot_move(&self, budget: &Budget, play: BotPlay) -> Option<String> {
+        self.game.bot_move(&self.state, budget, play)
     }
     fn boxed_clone(&self) -> Box<dyn Match> {
         Box::new(Typed {

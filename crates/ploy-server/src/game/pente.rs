@@ -7,7 +7,8 @@
 //!   lists them row by row from row 1, each row from column A.
 //! - The game ends by the rules only (five in a row, ten captured stones, a full board);
 //!   resigning or running out of time gives the game to the other player.
-//! - The bot is the crate's engine at full strength, within the server's budget.
+//! - The bot is the crate's engine at the game's level (full strength by default), within
+//!   the server's budget.
 
 use std::fmt::Write as _;
 
@@ -15,7 +16,7 @@ use pente::{Color, Engine, Game, Move, Outcome as PenteOutcome, Point, Rules, Si
 use serde_json::json;
 
 use crate::game::{
-    BOT_TABLE_BYTES, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
+    BOT_TABLE_BYTES, BotPlay, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
     bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
@@ -249,7 +250,7 @@ impl GameType for PenteType {
         })
     }
 
-    fn bot_move(&self, game: &Game, budget: &Budget) -> Option<String> {
+    fn bot_move(&self, game: &Game, budget: &Budget, play: BotPlay) -> Option<String> {
         let pos = game.position();
         if pos.is_over() {
             return None;
@@ -258,7 +259,13 @@ impl GameType for PenteType {
             table_bytes: BOT_TABLE_BYTES,
             ..pente::engine::full_strength_config()
         };
-        let mut engine = Engine::with_config(Strength::Full, config, pente::Evaluation::default());
+        let strength = if play.level.is_full() {
+            Strength::Full
+        } else {
+            Strength::Level(play.level)
+        };
+        let mut engine = Engine::with_config(strength, config, pente::Evaluation::default())
+            .with_seed(play.seed);
         let answer = engine.search(pos, &budget.limits(), |_| {});
         bot_choice(answer.best_move, |mv| pos.is_legal(mv), &pos.legal_moves())
             .map(|mv| mv.to_string())
@@ -383,7 +390,7 @@ mod tests {
             ..Budget::default()
         };
         for _ in 0..4 {
-            let mv = PenteType.bot_move(&g, &budget).unwrap();
+            let mv = PenteType.bot_move(&g, &budget, BotPlay::default()).unwrap();
             PenteType.play(&mut g, &mv).unwrap();
         }
         assert_eq!(g.moves().len(), 4);

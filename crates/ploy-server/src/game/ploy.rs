@@ -21,7 +21,7 @@ use ploy_notation::{PositionString, ReadMoveError, UniversityMove, read_algebrai
 use serde_json::json;
 
 use crate::game::{
-    BOT_TABLE_BYTES, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
+    BOT_TABLE_BYTES, BotPlay, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
     bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
@@ -313,12 +313,14 @@ impl GameType for PloyType {
         })
     }
 
-    fn bot_move(&self, game: &Game, budget: &Budget) -> Option<String> {
+    fn bot_move(&self, game: &Game, budget: &Budget, play: BotPlay) -> Option<String> {
         if game.legal_moves().is_empty() {
             return None;
         }
         let limits = budget.limits();
-        let mut engine = Engine::with_hash_mb(BOT_TABLE_BYTES >> 20);
+        let mut engine = Engine::with_hash_mb(BOT_TABLE_BYTES >> 20)
+            .with_level(play.level)
+            .with_seed(play.seed);
         let result = engine.search(game, &limits, |_| {});
         bot_choice(
             result.best_move,

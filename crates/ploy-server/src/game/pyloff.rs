@@ -18,7 +18,7 @@ use pyloff::{Engine, Evaluation, Game, Move, Options as PyloffOptions, Player, P
 use serde_json::json;
 
 use crate::game::{
-    BOT_TABLE_BYTES, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
+    BOT_TABLE_BYTES, BotPlay, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
     bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
@@ -341,7 +341,7 @@ impl GameType for PyloffType {
         })
     }
 
-    fn bot_move(&self, game: &Game, budget: &Budget) -> Option<String> {
+    fn bot_move(&self, game: &Game, budget: &Budget, play: BotPlay) -> Option<String> {
         if ended(game) {
             return None;
         }
@@ -355,6 +355,8 @@ impl GameType for PyloffType {
         };
         let mut engine = Engine::with(config, Evaluation::default());
         engine.set_move_cap(Some(game.options().move_cap()));
+        engine.set_level(play.level);
+        engine.set_seed(play.seed);
         let answer = engine.search(game, &budget.limits());
         bot_choice(answer.best_move, |mv| game.position().is_legal(mv), &legal)
             .map(|mv| mv.to_string())
@@ -514,7 +516,7 @@ mod tests {
                 PyloffType.play(&mut g, &f).unwrap();
                 continue;
             }
-            let Some(mv) = PyloffType.bot_move(&g, &budget) else {
+            let Some(mv) = PyloffType.bot_move(&g, &budget, BotPlay::default()) else {
                 break;
             };
             PyloffType.play(&mut g, &mv).unwrap();

@@ -6,13 +6,15 @@ use std::sync::Arc;
 use super::error::ApiError;
 use super::{MAX_FORCED, Service};
 use crate::auth::BOT;
-use crate::game::{DynGame, Match, Options};
+use crate::game::{DynGame, LEVEL_OPTION, Level, Match, Options};
 use crate::store::{Cache, EndKind, Ending, GameRow, MoveRow, Note, OfferChange, Source, Write};
 
 /// A game replayed from its log.
 pub(super) struct Replayed {
     pub(super) game: Arc<dyn DynGame>,
     pub(super) options: Options,
+    /// The level of the game's bot seats (`-level`, 8 by default).
+    pub(super) bot_level: Level,
     pub(super) state: Box<dyn Match>,
     /// Moves replayed.
     pub(super) ply: usize,
@@ -53,23 +55,56 @@ impl Derived {
     }
 }
 
+/// Takes the server's option `-level=N` out of `rest` (the options that are not the game's).
+///
+/// # Errors
+/// 400 for a level given twice, without a value or outside 1 to 8.
+pub(super) fn take_level(
+    rest: &mut Vec<(String, Option<String>)>,
+) -> Result<Option<Level>, ApiError> {
+    let mut level = None;
+    let mut i = 0;
+    while i < rest.len() {
+        if rest[i].0 != LEVEL_OPTION.name {
+            i += 1;
+            continue;
+        }
+        let (_, value) = rest.remove(i);
+        if level.is_some() {
+            return Err(ApiError::bad_request("option -level is given twice"));
+        }
+        let value = value.ok_or_else(|| {
+            ApiError::bad_request("option -level needs a value (-level=N, N from 1 to 8)")
+        })?;
+        level = Some(
+            value
+                .parse::<Level>()
+                .map_err(|e| ApiError::bad_request(format!("option -level: {e}")))?,
+        );
+    }
+    Ok(level)
+}
+
 impl Service {
+    /// The game's own options of stored `texts`, and the level of its bot seats.
     pub(super) fn options_of(
         &self,
         game: &dyn DynGame,
         texts: &[String],
-    ) -> Result<Options, ApiError> {
+    ) -> Result<(Options, Level), ApiError> {
         let mut rest = Vec::new();
         let options = Options::parse(game.options(), texts.iter().map(String::as_str), &mut rest)
             .map_err(|e| ApiError::internal(format!("stored options: {e}")))?;
-        // The server's own options (timers) are stored with the game's.
+        // The server's own options (timers, level) are stored with the game's.
+        let level = take_level(&mut rest)
+            .map_err(|e| ApiError::internal(format!("stored options: {}", e.message)))?;
         if rest
             .iter()
             .any(|(name, _)| name != "deadline" && name != "reminder")
         {
             return Err(ApiError::internal("stored options: unknown option"));
         }
-        Ok(options)
+        Ok((options, level.unwrap_or_default()))
     }
 
     /// Replays `row` up to `upto` moves (all by default), with its ending at full length.
@@ -93,7 +128,7 @@ impl Service {
                 ),
             ));
         }
-        let options = self.options_of(game.as_ref(), &row.options)?;
+        let (options, bot_level) = self.options_of(game.as_ref(), &row.options)?;
         let mut state = game
             .start(&options, row.players.len())
             .map_err(|e| ApiError::internal(format!("board {}: {e}", row.id)))?;
@@ -120,6 +155,7 @@ impl Service {
         Ok(Replayed {
             game,
             options,
+            bot_level,
             state,
             ply: upto,
             derived,

@@ -67,7 +67,7 @@ impl Service {
                 }
                 Err(_) => {
                     let mut r = r;
-                    let Some(canonical) = self.bot_plays(&mut r)? else {
+                    let Some(canonical) = self.bot_plays(&mut r, row.id)? else {
                         return Ok(false);
                     };
                     let _ = self.commit_move(row, &mut r, seat, canonical, Source::Bot, "");

@@ -53,6 +53,8 @@ pub struct GameView {
     pub draw_offers: Vec<String>,
     /// When the player to move runs out of time (seconds since 1970).
     pub deadline_at: Option<i64>,
+    /// The level of the bot seats (1 to 8), `None` in a game without a bot seat.
+    pub bot_level: Option<u8>,
     /// The rules version.
     pub rules_version: u32,
     /// The game's own JSON of the position.
@@ -86,6 +88,7 @@ impl GameView {
             "reason": self.reason,
             "draw_offers": self.draw_offers,
             "deadline_at": self.deadline_at,
+            "bot_level": self.bot_level,
             "rules_version": self.rules_version,
             "position": self.position,
             "board": self.board,
@@ -165,6 +168,11 @@ impl Service {
                 Vec::new()
             },
             deadline_at,
+            bot_level: row
+                .players
+                .iter()
+                .any(|p| p == crate::auth::BOT)
+                .then(|| r.bot_level.get()),
             rules_version: row.rules_version,
             position: r.state.render_json(),
             board: r.state.render_text(),

@@ -3,6 +3,7 @@
 
 mod accounts_public;
 mod bodies;
+mod bot_levels;
 mod cdp;
 mod command_bounds;
 mod commands;
