@@ -26,6 +26,7 @@ use std::fmt::Write as _;
 use std::net::IpAddr;
 use std::sync::Arc;
 
+use crate::auth::BOT;
 use crate::game::{LEVEL_OPTION, OptionKind, excerpt};
 use crate::service::{ApiError, Credentials, GameView, Service, Verdicts};
 use crate::store::Source;
@@ -44,7 +45,8 @@ Commands (one a line; words separated by spaces):
                                               start a game (USER1 takes the first seat;
                                               the userid `bot` is the built-in bot; the
                                               others are invited and must join; `--`
-                                              ends the options)
+                                              ends the options; `bot USER PASSWORD ...`
+                                              seats the bot first)
   GAME join BOARD USER PASSWORD               join a game you are invited to
   GAME decline BOARD USER PASSWORD            decline it (the challenger: cancel it)
   GAME move BOARD USER PASSWORD MOVE[#N]      play a move (#N: the number of moves played
@@ -404,18 +406,27 @@ fn game_command(
                 Some((&"--", rest)) => rest,
                 _ => people,
             };
-            let (user, pass, others) = match people {
-                [user, pass, others @ ..] if !others.is_empty() && others.len() <= 3 => {
+            // The bot has no password: bots named first take the first seats, and the
+            // user and password after them authenticate (`challenge bot ann PASSWORD`).
+            let bots = people
+                .iter()
+                .take_while(|p| p.eq_ignore_ascii_case(BOT))
+                .count();
+            let (user, pass, others) = match &people[bots..] {
+                [user, pass, others @ ..]
+                    if bots + 1 + others.len() >= 2 && bots + 1 + others.len() <= 4 =>
+                {
                     (*user, *pass, others)
                 }
                 _ => {
                     return Err(usage(&format!(
-                        "{game} challenge [OPTIONS] [--] USER1 PASSWORD USER2 [USER3 USER4]"
+                        "{game} challenge [OPTIONS] [--] [bot...] USER1 PASSWORD USER2 [USER3 USER4]"
                     )));
                 }
             };
             let options: Vec<String> = opts.iter().map(|s| (*s).to_owned()).collect();
-            let mut players = vec![user.to_owned()];
+            let mut players = vec![BOT.to_owned(); bots];
+            players.push(user.to_owned());
             players.extend(others.iter().map(|s| (*s).to_owned()));
             let view =
                 service.challenge(game, &options, &password(user, pass, session), &players)?;

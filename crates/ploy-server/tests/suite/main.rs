@@ -13,6 +13,7 @@ mod content_type;
 mod crash;
 mod cross_origin;
 mod fair_bots;
+mod faults;
 mod games;
 mod headers;
 mod http;
