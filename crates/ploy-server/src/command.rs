@@ -53,6 +53,7 @@ Commands (one a line; words separated by spaces):
                                               before it; a stale number is refused)
   GAME show BOARD[#N]                         the board (after N moves)
   GAME history BOARD                          the moves
+  GAME record BOARD                           the game's record in its game's format
   GAME games USER [active|next|all]           a user's games (next: where it is his move,
                                               and invitations waiting for him)
   GAME resign BOARD USER PASSWORD             resign
@@ -483,6 +484,15 @@ fn game_command(
             ))
             .with_text(&board_text(&view)))
         }
+        "record" => {
+            let [board] = args else {
+                return Err(usage(&format!("{game} record BOARD")));
+            };
+            let id = board_number(board)?;
+            check_type(service, game, id)?;
+            let (file, name) = service.record(id)?;
+            Ok(Reply::ok(format!("board {id}: record {name}")).with_text(&file.text))
+        }
         "history" => {
             let [board] = args else {
                 return Err(usage(&format!("{game} history BOARD")));
@@ -682,6 +692,7 @@ mod tests {
             "move",
             "show",
             "history",
+            "record",
             "games",
             "resign",
             "propose",

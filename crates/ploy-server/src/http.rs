@@ -479,6 +479,28 @@ async fn get_game(
     Ok(json_response(StatusCode::OK, &view.to_json()))
 }
 
+/// `GET /api/games/{id}/record`: the game's record as a file to download.
+async fn get_record(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let id = existing(&app.service, &id).await?;
+    let s = Arc::clone(&app.service);
+    let (file, name) = blocking(move || s.record(id)).await?;
+    Ok((
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, file.media_type.to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        file.text,
+    )
+        .into_response())
+}
+
 async fn post_move(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -793,6 +815,7 @@ fn router(app: AppState) -> Router {
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/moves", post(post_move))
+        .route("/api/games/{id}/record", get(get_record))
         .route("/api/games/{id}/resign", action_route("resign"))
         .route("/api/games/{id}/propose", action_route("propose"))
         .route("/api/games/{id}/accept", action_route("accept"))

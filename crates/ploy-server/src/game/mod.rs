@@ -328,6 +328,29 @@ pub(crate) fn write_last_and_position(
     let _ = writeln!(out, "Position: {position}");
 }
 
+/// How the server, not the rules, ended a game (for its record).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServerEnding {
+    /// The player of this seat resigned.
+    Resigned(usize),
+    /// The player of this seat ran out of time.
+    OutOfTime(usize),
+    /// The players agreed to a draw.
+    Agreed,
+}
+
+/// A game's record as a file: the text in its game's record format, the file name's
+/// extension and the media type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordFile {
+    /// The record.
+    pub text: String,
+    /// The file name's extension, without the dot (`ploy`, `pente`, `pyloff`).
+    pub extension: &'static str,
+    /// The media type.
+    pub media_type: &'static str,
+}
+
 /// What the server knows of a game type before a game starts: its name, rules version,
 /// options, help, players and seat names (a [`GameType`]'s, and a [`DynGame`]'s).
 pub trait GameInfo: Send + Sync + 'static {
@@ -416,6 +439,19 @@ pub trait GameType: GameInfo + Clone {
     /// The position as JSON, for programs and the page.
     fn render_json(&self, state: &Self::State) -> serde_json::Value;
 
+    /// The game's record in its game's own record format (the game crate's writer), with
+    /// `players` (userids in seat order) as the names and `ending`, how the server ended
+    /// it if it did.
+    ///
+    /// # Errors
+    /// The writer's reason when the game cannot be written.
+    fn record(
+        &self,
+        state: &Self::State,
+        players: &[String],
+        ending: Option<ServerEnding>,
+    ) -> Result<RecordFile, String>;
+
     /// The built-in bot's move for the seat to move, within `budget`, at `play`'s level and
     /// seed; `None` if there is no legal move.
     fn bot_move(&self, state: &Self::State, budget: &Budget, play: BotPlay) -> Option<String>;
@@ -487,6 +523,15 @@ pub trait Match: Send {
     fn render_text(&self) -> String;
     /// [`GameType::render_json`].
     fn render_json(&self) -> serde_json::Value;
+    /// [`GameType::record`].
+    ///
+    /// # Errors
+    /// As [`GameType::record`].
+    fn record(
+        &self,
+        players: &[String],
+        ending: Option<ServerEnding>,
+    ) -> Result<RecordFile, String>;
     /// [`GameType::bot_move`].
     fn bot_move(&self, budget: &Budget, play: BotPlay) -> Option<String>;
     /// A copy of the game.
@@ -532,6 +577,13 @@ impl<G: GameType> Match for Typed<G> {
     }
     fn render_json(&self) -> serde_json::Value {
         self.game.render_json(&self.state)
+    }
+    fn record(
+        &self,
+        players: &[String],
+        ending: Option<ServerEnding>,
+    ) -> Result<RecordFile, String> {
+        self.game.record(&self.state, players, ending)
     }
     fn bot_move(&self, budget: &Budget, play: BotPlay) -> Option<String> {
         self.game.bot_move(&self.state, budget, play)

@@ -17,7 +17,7 @@ use serde_json::json;
 
 use crate::game::{
     BOT_TABLE_BYTES, BotPlay, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
-    bot_choice, excerpt, game_facts, write_last_and_position,
+    RecordFile, ServerEnding, bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
 /// The version of the rules the adapter plays (stored with every game).
@@ -247,6 +247,50 @@ impl GameType for PenteType {
             })),
             "winning_line": winning_line(game).iter().map(ToString::to_string).collect::<Vec<_>>(),
             "position": pos.to_string(),
+        })
+    }
+
+    fn record(
+        &self,
+        game: &Game,
+        players: &[String],
+        ending: Option<ServerEnding>,
+    ) -> Result<RecordFile, String> {
+        let name = |i: usize| players.get(i).map_or("", String::as_str);
+        let mut record = pente::Record::from_game(game, name(0), name(1));
+        // White is seat 0: whoever leaves, the other wins.
+        let loses = |seat: usize| {
+            if seat == 0 {
+                pente::GameResult::BlackWins
+            } else {
+                pente::GameResult::WhiteWins
+            }
+        };
+        match ending {
+            Some(ServerEnding::Resigned(s)) => {
+                record.result = loses(s);
+                record
+                    .tags
+                    .push(("Termination".to_owned(), "resignation".to_owned()));
+            }
+            Some(ServerEnding::OutOfTime(s)) => {
+                record.result = loses(s);
+                record
+                    .tags
+                    .push(("Termination".to_owned(), "time".to_owned()));
+            }
+            Some(ServerEnding::Agreed) => {
+                record.result = pente::GameResult::Draw;
+                record
+                    .tags
+                    .push(("Termination".to_owned(), "agreement".to_owned()));
+            }
+            None => {}
+        }
+        Ok(RecordFile {
+            text: record.to_string(),
+            extension: "pente",
+            media_type: "text/plain; charset=utf-8",
         })
     }
 

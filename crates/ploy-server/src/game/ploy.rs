@@ -18,11 +18,12 @@ use ploy_core::{
 };
 use ploy_engine::Engine;
 use ploy_notation::{PositionString, ReadMoveError, UniversityMove, read_algebraic};
+use ploy_sheet::SavedGame;
 use serde_json::json;
 
 use crate::game::{
     BOT_TABLE_BYTES, BotPlay, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
-    bot_choice, excerpt, game_facts, write_last_and_position,
+    RecordFile, ServerEnding, bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
 /// The version of the rules the adapter plays (stored with every game).
@@ -310,6 +311,34 @@ impl GameType for PloyType {
                 "move": UniversityMove::from(mv).to_string(),
                 "captured": captured,
             })),
+        })
+    }
+
+    fn record(
+        &self,
+        game: &Game,
+        players: &[String],
+        ending: Option<ServerEnding>,
+    ) -> Result<RecordFile, String> {
+        let mut game = game.clone();
+        let leaving = |index: usize| seat(index).ok_or_else(|| format!("no seat {index}"));
+        match ending {
+            Some(ServerEnding::Resigned(i)) => game.resign(leaving(i)?),
+            Some(ServerEnding::OutOfTime(i)) => game.forfeit_on_time(leaving(i)?),
+            Some(ServerEnding::Agreed) => game.agree_draw(),
+            None => Ok(()),
+        }
+        .map_err(|e| e.to_string())?;
+        let mut saved = SavedGame::new(game);
+        let seats = saved.game.start_position().variant().seats();
+        for (seat, name) in seats.iter().zip(players) {
+            saved.header.players.set(seat, Some(name.clone()));
+        }
+        let record = saved.to_record().map_err(|e| e.to_string())?;
+        Ok(RecordFile {
+            text: record.to_string(),
+            extension: "ploy",
+            media_type: "text/plain; charset=utf-8",
         })
     }
 

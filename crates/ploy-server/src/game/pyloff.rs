@@ -19,7 +19,7 @@ use serde_json::json;
 
 use crate::game::{
     BOT_TABLE_BYTES, BotPlay, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
-    bot_choice, excerpt, game_facts, write_last_and_position,
+    RecordFile, ServerEnding, bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
 /// The version of the rules the adapter plays (stored with every game).
@@ -338,6 +338,50 @@ impl GameType for PyloffType {
                 "captured": emptied.into_iter().map(point_json).collect::<Vec<_>>(),
             })),
             "position": pos.to_string(),
+        })
+    }
+
+    fn record(
+        &self,
+        game: &Game,
+        players: &[String],
+        ending: Option<ServerEnding>,
+    ) -> Result<RecordFile, String> {
+        let mut record = game.record();
+        if !game.position().is_over() && capped(game) {
+            record.result = pyloff::RecordResult::Capped(pyloff::Outcome::from_scores(
+                game.position().scores(),
+            ));
+        }
+        // The format has no players and no endings but the rules': they go in comment
+        // lines, which readers skip.
+        let mut text = String::new();
+        for (i, name) in players.iter().enumerate() {
+            let _ = writeln!(text, "# player {}: {name}", i + 1);
+        }
+        let name = |i: usize| players.get(i).map_or("?", String::as_str);
+        match ending {
+            Some(ServerEnding::Resigned(i)) => {
+                let _ = writeln!(text, "# ended: player {} ({}) resigned", i + 1, name(i));
+            }
+            Some(ServerEnding::OutOfTime(i)) => {
+                let _ = writeln!(
+                    text,
+                    "# ended: player {} ({}) ran out of time",
+                    i + 1,
+                    name(i)
+                );
+            }
+            Some(ServerEnding::Agreed) => {
+                let _ = writeln!(text, "# ended: a draw by agreement");
+            }
+            None => {}
+        }
+        text.push_str(&record.to_string());
+        Ok(RecordFile {
+            text,
+            extension: "pyloff",
+            media_type: "text/plain; charset=utf-8",
         })
     }
 

@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 use super::error::ApiError;
 use super::replay::{Replayed, turn_since};
 use super::{Service, plural};
-use crate::game::excerpt;
-use crate::store::{GameRow, NoteRow, Source, Summary};
+use crate::game::{RecordFile, ServerEnding, excerpt};
+use crate::store::{EndKind, GameRow, NoteRow, Source, Summary};
 
 /// The state of a game for clients (the JSON of `GET /api/games/{id}`).
 #[derive(Clone, Debug, PartialEq)]
@@ -195,6 +195,29 @@ impl Service {
         }
         let r = self.replay(&row, ply)?;
         Ok(self.view_of(&row, &r))
+    }
+
+    /// The record of game `id` in its game's record format (the game crate's writer), the
+    /// players named by userid, and a file name for it (`ploy-101.ploy`).
+    ///
+    /// # Errors
+    /// 404 for an unknown game; 500 when the game's writer refuses it.
+    pub fn record(&self, id: i64) -> Result<(RecordFile, String), ApiError> {
+        let row = self.load(id)?;
+        let r = self.replay(&row, None)?;
+        let ending = row.ending.as_ref().and_then(|e| match (e.kind, e.seat) {
+            (EndKind::Resignation, Some(s)) => Some(ServerEnding::Resigned(s)),
+            (EndKind::Time, Some(s)) => Some(ServerEnding::OutOfTime(s)),
+            (EndKind::Agreement, _) => Some(ServerEnding::Agreed),
+            // A game that never started has no ending in its record.
+            _ => None,
+        });
+        let file = r
+            .state
+            .record(&row.players, ending)
+            .map_err(|e| ApiError::internal(format!("board {id}: the record: {e}")))?;
+        let name = format!("{}-{id}.{}", row.game, file.extension);
+        Ok((file, name))
     }
 
     /// The moves of game `id` with who played them.

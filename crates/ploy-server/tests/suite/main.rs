@@ -20,6 +20,7 @@ mod http;
 mod invitations;
 mod load;
 mod page;
+mod records;
 mod storage;
 mod storage_full;
 mod throttle;
