@@ -432,10 +432,24 @@ async fn list_games(
 ) -> Result<Response, ApiError> {
     let user = query_value(q.as_deref(), "user");
     let filter = query_value(q.as_deref(), "filter").unwrap_or_else(|| "all".to_owned());
+    let game = query_value(q.as_deref(), "game");
+    let page = match query_value(q.as_deref(), "page") {
+        None => 1,
+        Some(p) => p.parse::<usize>().map_err(|_| {
+            ApiError::bad_request(format!(
+                "`page={}` is not a page number (1, 2, ...)",
+                crate::game::excerpt(&p)
+            ))
+        })?,
+    };
     let s = Arc::clone(&app.service);
-    let games = blocking(move || s.games(user.as_deref(), &filter)).await?;
+    let (games, next_page) =
+        blocking(move || s.games_page(user.as_deref(), &filter, game.as_deref(), page)).await?;
     let games: Vec<Value> = games.iter().map(summary_json).collect();
-    Ok(json_response(StatusCode::OK, &json!({"games": games})))
+    Ok(json_response(
+        StatusCode::OK,
+        &json!({"games": games, "page": page, "next_page": next_page}),
+    ))
 }
 
 async fn create_game(

@@ -38,6 +38,7 @@ mod invitations;
 mod rows;
 mod schema;
 
+pub use games::GameQuery;
 pub use health::Scan;
 pub use invitations::Join;
 pub use rows::{

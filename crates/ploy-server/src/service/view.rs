@@ -6,7 +6,10 @@ use super::error::ApiError;
 use super::replay::{Replayed, turn_since};
 use super::{Service, plural};
 use crate::game::{RecordFile, ServerEnding, excerpt};
-use crate::store::{EndKind, GameRow, NoteRow, Source, Summary};
+use crate::store::{EndKind, GameQuery, GameRow, NoteRow, Source, Summary};
+
+/// Games a page of [`Service::games_page`] (`GET /api/games`).
+pub const GAMES_PAGE: usize = 50;
 
 /// The state of a game for clients (the JSON of `GET /api/games/{id}`).
 #[derive(Clone, Debug, PartialEq)]
@@ -267,6 +270,55 @@ impl Service {
         Ok(self
             .store
             .list_games(userid, active, next, self.config.list_limit)?)
+    }
+
+    /// One page of the games to find and watch (`GET /api/games`): those of `userid`
+    /// (everybody's with `None`), by `filter` (`all`, `active`, `next` as
+    /// [`Service::games`], or `over`), of game type `game` if given, newest first,
+    /// [`GAMES_PAGE`] a page from page 1; with the number of the next page if there is one.
+    ///
+    /// # Errors
+    /// 400 for another filter, `next` without a userid, an unknown game type or a page
+    /// that is not a number from 1.
+    pub fn games_page(
+        &self,
+        userid: Option<&str>,
+        filter: &str,
+        game: Option<&str>,
+        page: usize,
+    ) -> Result<(Vec<Summary>, Option<usize>), ApiError> {
+        let mut query = GameQuery {
+            userid,
+            game,
+            limit: GAMES_PAGE + 1,
+            ..GameQuery::default()
+        };
+        match filter {
+            "all" => {}
+            "active" => query.active_only = true,
+            "next" => query.next = true,
+            "over" => query.over_only = true,
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "`filter={}`: expected all, active, next or over",
+                    excerpt(other)
+                )));
+            }
+        }
+        if query.next && userid.is_none() {
+            return Err(ApiError::bad_request("`next` needs a userid"));
+        }
+        if let Some(g) = game {
+            self.game_type(g)?;
+        }
+        if page == 0 {
+            return Err(ApiError::bad_request("pages are numbered from 1"));
+        }
+        query.offset = (page - 1).saturating_mul(GAMES_PAGE);
+        let mut games = self.store.find_games(&query)?;
+        let next = (games.len() > GAMES_PAGE).then_some(page + 1);
+        games.truncate(GAMES_PAGE);
+        Ok((games, next))
     }
 
     /// The notifications for a user after note number `after`.

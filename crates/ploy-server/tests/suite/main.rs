@@ -14,6 +14,7 @@ mod crash;
 mod cross_origin;
 mod fair_bots;
 mod faults;
+mod finding;
 mod games;
 mod headers;
 mod http;
