@@ -510,6 +510,7 @@ fn game_command(
                     Source::Bot if l.userid != "bot" => " (played by the bot on time)".to_owned(),
                     Source::Bot => String::new(),
                     Source::Forced => " (forced)".to_owned(),
+                    Source::Withdrawal => " (withdrew: his pieces left the board)".to_owned(),
                 };
                 reply.body.push(format!(
                     "{}. {} ({}) {}{by}",

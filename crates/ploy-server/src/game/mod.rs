@@ -433,6 +433,27 @@ pub trait GameType: GameInfo + Clone {
         }
     }
 
+    /// `seat` leaves a game that goes on without him (`reason`: `resignation` or `time`),
+    /// when [`GameType::winners_without`] says nobody wins by his leaving: Ploy's
+    /// free-for-all player withdraws and his pieces leave the board.
+    ///
+    /// The default: refused (the game's rules have no withdrawal). On error the state is
+    /// unchanged.
+    ///
+    /// # Errors
+    /// Why `seat` cannot withdraw.
+    fn withdraw(&self, state: &mut Self::State, seat: usize, reason: &str) -> Result<(), String> {
+        let _ = (state, seat, reason);
+        Err("the rules of this game have no withdrawal".to_owned())
+    }
+
+    /// The seats still in the game, out of `players` (all of them by default; Ploy's
+    /// four-player games leave out the players eliminated or withdrawn).
+    fn seats_in_play(&self, state: &Self::State, players: usize) -> Vec<usize> {
+        let _ = state;
+        (0..players).collect()
+    }
+
     /// The board for people, as plain text lines (no line is a single `.`).
     fn render_text(&self, state: &Self::State) -> String;
 
@@ -519,6 +540,13 @@ pub trait Match: Send {
     /// # Errors
     /// As [`GameType::winners_without`].
     fn winners_without(&self, seat: usize) -> Result<Vec<usize>, String>;
+    /// [`GameType::withdraw`].
+    ///
+    /// # Errors
+    /// As [`GameType::withdraw`].
+    fn withdraw(&mut self, seat: usize, reason: &str) -> Result<(), String>;
+    /// [`GameType::seats_in_play`].
+    fn seats_in_play(&self, players: usize) -> Vec<usize>;
     /// [`GameType::render_text`].
     fn render_text(&self) -> String;
     /// [`GameType::render_json`].
@@ -571,6 +599,12 @@ impl<G: GameType> Match for Typed<G> {
     }
     fn winners_without(&self, seat: usize) -> Result<Vec<usize>, String> {
         self.game.winners_without(&self.state, seat)
+    }
+    fn withdraw(&mut self, seat: usize, reason: &str) -> Result<(), String> {
+        self.game.withdraw(&mut self.state, seat, reason)
+    }
+    fn seats_in_play(&self, players: usize) -> Vec<usize> {
+        self.game.seats_in_play(&self.state, players)
     }
     fn render_text(&self) -> String {
         self.game.render_text(&self.state)

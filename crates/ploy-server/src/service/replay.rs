@@ -134,7 +134,12 @@ impl Service {
             .map_err(|e| ApiError::internal(format!("board {}: {e}", row.id)))?;
         let upto = upto.unwrap_or(row.moves.len()).min(row.moves.len());
         for m in &row.moves[..upto] {
-            state.play(&m.text).map_err(|e| {
+            let replayed = if m.source == Source::Withdrawal {
+                state.withdraw(m.seat, &m.text)
+            } else {
+                state.play(&m.text).map(|_| ()).map_err(|e| e.to_string())
+            };
+            replayed.map_err(|e| {
                 ApiError::internal(format!(
                     "board {}: stored move {} `{}` does not replay: {e}",
                     row.id,
@@ -176,6 +181,7 @@ impl Service {
                 let names: Vec<&str> = r.derived.waiting.iter().map(|&s| name(s)).collect();
                 return format!("lapsed (not joined by {})", names.join(", "));
             }
+            "abandoned" => return "abandoned: only bots were left; nobody wins".to_owned(),
             _ => {}
         }
         if r.derived.winners.is_empty() {
@@ -337,7 +343,9 @@ pub(super) fn play_forced(
 pub(super) fn derive(state: &dyn Match, ending: Option<&Ending>) -> Result<Derived, String> {
     if let Some(e) = ending {
         let winners = match (e.kind, e.seat) {
-            (k, _) if k == EndKind::Agreement || k.is_invitation() => Vec::new(),
+            (k, _) if k == EndKind::Agreement || k == EndKind::Abandoned || k.is_invitation() => {
+                Vec::new()
+            }
             (_, Some(seat)) => state.winners_without(seat)?,
             (_, None) => return Err("an ending without its seat".to_owned()),
         };

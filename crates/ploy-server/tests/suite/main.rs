@@ -19,6 +19,7 @@ mod games;
 mod headers;
 mod http;
 mod invitations;
+mod leaving;
 mod load;
 mod page;
 mod records;
