@@ -57,6 +57,8 @@ Commands (one a line; words separated by spaces):
   GAME games USER [active|next|all]           a user's games (next: where it is his move,
                                               and invitations waiting for him)
   GAME resign BOARD USER PASSWORD             resign
+  GAME rematch BOARD USER PASSWORD            a new game after a finished one: the same
+                                              options, every player one seat on
   GAME propose|accept|reject BOARD USER PASSWORD
                                               offer, accept or reject a draw
 Every game also takes -deadline=DURATION (time per move; a player out of time forfeits)
@@ -564,6 +566,16 @@ fn game_command(
             let view = service.resign(id, &password(user, pass, session))?;
             Ok(Reply::ok(format!("board {id}: {}", view.result)).with_text(&board_text(&view)))
         }
+        "rematch" => {
+            let [board, user, pass] = args else {
+                return Err(usage(&format!("{game} rematch BOARD USER PASSWORD")));
+            };
+            let id = board_number(board)?;
+            check_type(service, game, id)?;
+            let view = service.rematch(id, &password(user, pass, session))?;
+            let view = service.view(view.id, None).unwrap_or(view);
+            Ok(Reply::ok(format!("board {}", view.id)).with_text(&board_text(&view)))
+        }
         "join" | "decline" => {
             let [board, user, pass] = args else {
                 return Err(usage(&format!("{game} {verb} BOARD USER PASSWORD")));
@@ -696,6 +708,7 @@ mod tests {
             "record",
             "games",
             "resign",
+            "rematch",
             "propose",
             "accept",
             "reject",

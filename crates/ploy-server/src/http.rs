@@ -557,6 +557,25 @@ async fn game_action(
     Ok(json_response(StatusCode::OK, &view.to_json()))
 }
 
+/// `POST /api/games/{id}/rematch`: a new game with the same options, the seats rotated.
+async fn rematch_game(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    client: Client,
+    headers: HeaderMap,
+    body: RequestBody,
+) -> Result<Response, ApiError> {
+    let id = existing(&app.service, &id).await?;
+    let who: Who = body.read(Empty::Refused)?;
+    let s = Arc::clone(&app.service);
+    let view = blocking(move || {
+        let creds = credentials(&s, &headers, who, client)?;
+        s.rematch(id, &creds)
+    })
+    .await?;
+    Ok(json_response(StatusCode::CREATED, &view.to_json()))
+}
+
 /// The route of a game action (`resign`, `propose`, `accept`, `reject`, `join`,
 /// `decline`): one handler for them all, told which action it serves.
 fn action_route(action: &'static str) -> MethodRouter<AppState> {
@@ -830,6 +849,7 @@ fn router(app: AppState) -> Router {
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/moves", post(post_move))
         .route("/api/games/{id}/record", get(get_record))
+        .route("/api/games/{id}/rematch", post(rematch_game))
         .route("/api/games/{id}/resign", action_route("resign"))
         .route("/api/games/{id}/propose", action_route("propose"))
         .route("/api/games/{id}/accept", action_route("accept"))

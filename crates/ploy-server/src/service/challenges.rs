@@ -106,6 +106,36 @@ impl Service {
         })
     }
 
+    /// A rematch of the finished game `id`, asked for by one of its players: a new game of
+    /// the same type with the same options (bot level and timers included), every player
+    /// moved to the next seat (the last to the first); the other people are invited again
+    /// and must join, as in [`Service::challenge`].
+    ///
+    /// # Errors
+    /// 404 for an unknown game; 403 for bad credentials or a user without a seat in it;
+    /// 409 `not_over` while it goes on; as [`Service::challenge`] otherwise.
+    pub fn rematch(&self, id: i64, credentials: &Credentials) -> Result<GameView, ApiError> {
+        let row = self.load(id)?;
+        let user = self.authenticate(credentials)?;
+        if !row.players.iter().any(|p| p.eq_ignore_ascii_case(&user)) {
+            return Err(ApiError::forbidden(format!(
+                "{user} holds no seat on board {id}"
+            )));
+        }
+        if row.ending.is_none() {
+            let r = self.replay(&row, None)?;
+            if !r.derived.over {
+                return Err(ApiError::conflict(
+                    "not_over",
+                    format!("board {id} is not over; a rematch follows a finished game"),
+                ));
+            }
+        }
+        let mut players = row.players.clone();
+        players.rotate_right(1);
+        self.challenge(&row.game, &row.options, credentials, &players)
+    }
+
     /// Starts a game. `players` are in seat order; the authenticated user must hold a seat.
     /// Options are the game's (pbmserv style) plus `-deadline=DURATION`,
     /// `-reminder=DURATION` and `-level=N` (the bot seats' strength, 1 to 8; only with a

@@ -23,6 +23,7 @@ mod leaving;
 mod load;
 mod page;
 mod records;
+mod rematch;
 mod storage;
 mod storage_full;
 mod throttle;
