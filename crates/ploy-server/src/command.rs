@@ -28,7 +28,8 @@ use std::fmt::Write as _;
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use crate::game::{OptionKind, excerpt};
+use crate::auth::BOT;
+use crate::game::{LEVEL_OPTION, OptionKind, excerpt};
 use crate::service::{ApiError, Credentials, GameView, Service, Verdicts};
 use crate::store::Source;
 
@@ -50,20 +51,25 @@ Commands (one a line; words separated by spaces):
                                               start a game (USER1 takes the first seat;
                                               the userid `bot` is the built-in bot; the
                                               others are invited and must join; `--`
-                                              ends the options)
+                                              ends the options; `bot USER PASSWORD ...`
+                                              seats the bot first)
   GAME join BOARD USER PASSWORD               join a game you are invited to
   GAME decline BOARD USER PASSWORD            decline it (the challenger: cancel it)
   GAME move BOARD USER PASSWORD MOVE[#N]      play a move (#N: the number of moves played
                                               before it; a stale number is refused)
   GAME show BOARD[#N]                         the board (after N moves)
   GAME history BOARD                          the moves
+  GAME record BOARD                           the game's record in its game's format
   GAME games USER [active|next|all]           a user's games (next: where it is his move,
                                               and invitations waiting for him)
   GAME resign BOARD USER PASSWORD             resign
+  GAME rematch BOARD USER PASSWORD            a new game after a finished one: the same
+                                              options, every player one seat on
   GAME propose|accept|reject BOARD USER PASSWORD
                                               offer, accept or reject a draw
 Every game also takes -deadline=DURATION (time per move; a player out of time forfeits)
-and -reminder=DURATION (a reminder before that), durations such as 7d, 36h, 90m.
+and -reminder=DURATION (a reminder before that), durations such as 7d, 36h, 90m, and a
+game with a bot seat -level=N (the bot's strength, 1 weakest to 8 full strength, default 8).
 The first line of a reply is `ok ...` or `error CODE: reason`.";
 
 /// A reply: the first line and the lines for people.
@@ -264,8 +270,12 @@ fn run(service: &Service, words: &[&str], session: &Caller) -> Result<Reply, Api
             let n = service.registry().iter().count();
             let mut reply = Reply::ok(plural(n, "game type", "game types"));
             for g in service.registry().iter() {
-                let opts: Vec<String> =
-                    g.options().iter().map(|o| format!("-{}", o.name)).collect();
+                let opts: Vec<String> = g
+                    .options()
+                    .iter()
+                    .chain(std::iter::once(&LEVEL_OPTION))
+                    .map(|o| format!("-{}", o.name))
+                    .collect();
                 reply
                     .body
                     .push(format!("{}  options: {}", g.name(), opts.join(" ")));
@@ -325,7 +335,7 @@ fn game_help(service: &Service, game: &str) -> Result<Reply, ApiError> {
     let mut text = String::new();
     let _ = writeln!(text, "{}", g.help());
     let _ = writeln!(text, "Options:");
-    for o in g.options() {
+    for o in g.options().iter().chain(std::iter::once(&LEVEL_OPTION)) {
         let form = match o.kind {
             OptionKind::Flag => format!("-{}", o.name),
             OptionKind::Number { min, max } => format!("-{}=N ({min}..{max})", o.name),
@@ -428,18 +438,27 @@ fn game_command(
                 Some((&"--", rest)) => rest,
                 _ => people,
             };
-            let (user, pass, others) = match people {
-                [user, pass, others @ ..] if !others.is_empty() && others.len() <= 3 => {
+            // The bot has no password: bots named first take the first seats, and the
+            // user and password after them authenticate (`challenge bot ann PASSWORD`).
+            let bots = people
+                .iter()
+                .take_while(|p| p.eq_ignore_ascii_case(BOT))
+                .count();
+            let (user, pass, others) = match &people[bots..] {
+                [user, pass, others @ ..]
+                    if bots + 1 + others.len() >= 2 && bots + 1 + others.len() <= 4 =>
+                {
                     (*user, *pass, others)
                 }
                 _ => {
                     return Err(usage(&format!(
-                        "{game} challenge [OPTIONS] [--] USER1 PASSWORD USER2 [USER3 USER4]"
+                        "{game} challenge [OPTIONS] [--] [bot...] USER1 PASSWORD USER2 [USER3 USER4]"
                     )));
                 }
             };
             let options: Vec<String> = opts.iter().map(|s| (*s).to_owned()).collect();
-            let mut players = vec![user.to_owned()];
+            let mut players = vec![BOT.to_owned(); bots];
+            players.push(user.to_owned());
             players.extend(others.iter().map(|s| (*s).to_owned()));
             let view =
                 service.challenge(game, &options, &password(user, pass, session), &players)?;
@@ -496,6 +515,15 @@ fn game_command(
             ))
             .with_text(&board_text(&view)))
         }
+        "record" => {
+            let [board] = args else {
+                return Err(usage(&format!("{game} record BOARD")));
+            };
+            let id = board_number(board)?;
+            check_type(service, game, id)?;
+            let (file, name) = service.record(id)?;
+            Ok(Reply::ok(format!("board {id}: record {name}")).with_text(&file.text))
+        }
         "history" => {
             let [board] = args else {
                 return Err(usage(&format!("{game} history BOARD")));
@@ -513,6 +541,7 @@ fn game_command(
                     Source::Bot if l.userid != "bot" => " (played by the bot on time)".to_owned(),
                     Source::Bot => String::new(),
                     Source::Forced => " (forced)".to_owned(),
+                    Source::Withdrawal => " (withdrew: his pieces left the board)".to_owned(),
                 };
                 reply.body.push(format!(
                     "{}. {} ({}) {}{by}",
@@ -565,6 +594,16 @@ fn game_command(
             check_type(service, game, id)?;
             let view = service.resign(id, &password(user, pass, session))?;
             Ok(Reply::ok(format!("board {id}: {}", view.result)).with_text(&board_text(&view)))
+        }
+        "rematch" => {
+            let [board, user, pass] = args else {
+                return Err(usage(&format!("{game} rematch BOARD USER PASSWORD")));
+            };
+            let id = board_number(board)?;
+            check_type(service, game, id)?;
+            let view = service.rematch(id, &password(user, pass, session))?;
+            let view = service.view(view.id, None).unwrap_or(view);
+            Ok(Reply::ok(format!("board {}", view.id)).with_text(&board_text(&view)))
         }
         "join" | "decline" => {
             let [board, user, pass] = args else {
@@ -695,8 +734,10 @@ mod tests {
             "move",
             "show",
             "history",
+            "record",
             "games",
             "resign",
+            "rematch",
             "propose",
             "accept",
             "reject",

@@ -400,9 +400,11 @@ async fn list_types(State(app): State<AppState>) -> Response {
         .registry()
         .iter()
         .map(|g| {
+            // The game's options, then the server's `-level` (for a game with a bot seat).
             let options: Vec<Value> = g
                 .options()
                 .iter()
+                .chain(std::iter::once(&crate::game::LEVEL_OPTION))
                 .map(|o| {
                     let (kind, extra) = match o.kind {
                         crate::game::OptionKind::Flag => ("flag", json!(null)),
@@ -448,10 +450,24 @@ async fn list_games(
 ) -> Result<Response, ApiError> {
     let user = query_value(q.as_deref(), "user");
     let filter = query_value(q.as_deref(), "filter").unwrap_or_else(|| "all".to_owned());
+    let game = query_value(q.as_deref(), "game");
+    let page = match query_value(q.as_deref(), "page") {
+        None => 1,
+        Some(p) => p.parse::<usize>().map_err(|_| {
+            ApiError::bad_request(format!(
+                "`page={}` is not a page number (1, 2, ...)",
+                crate::game::excerpt(&p)
+            ))
+        })?,
+    };
     let s = Arc::clone(&app.service);
-    let games = blocking(move || s.games(user.as_deref(), &filter)).await?;
+    let (games, next_page) =
+        blocking(move || s.games_page(user.as_deref(), &filter, game.as_deref(), page)).await?;
     let games: Vec<Value> = games.iter().map(summary_json).collect();
-    Ok(json_response(StatusCode::OK, &json!({"games": games})))
+    Ok(json_response(
+        StatusCode::OK,
+        &json!({"games": games, "page": page, "next_page": next_page}),
+    ))
 }
 
 async fn create_game(
@@ -495,6 +511,28 @@ async fn get_game(
     Ok(json_response(StatusCode::OK, &view.to_json()))
 }
 
+/// `GET /api/games/{id}/record`: the game's record as a file to download.
+async fn get_record(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let id = existing(&app.service, &id).await?;
+    let s = Arc::clone(&app.service);
+    let (file, name) = blocking(move || s.record(id)).await?;
+    Ok((
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, file.media_type.to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        file.text,
+    )
+        .into_response())
+}
+
 async fn post_move(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -535,6 +573,25 @@ async fn game_action(
     })
     .await?;
     Ok(json_response(StatusCode::OK, &view.to_json()))
+}
+
+/// `POST /api/games/{id}/rematch`: a new game with the same options, the seats rotated.
+async fn rematch_game(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    client: Client,
+    headers: HeaderMap,
+    body: RequestBody,
+) -> Result<Response, ApiError> {
+    let id = existing(&app.service, &id).await?;
+    let who: Who = body.read(Empty::Refused)?;
+    let s = Arc::clone(&app.service);
+    let view = blocking(move || {
+        let creds = credentials(&s, &headers, who, client)?;
+        s.rematch(id, &creds)
+    })
+    .await?;
+    Ok(json_response(StatusCode::CREATED, &view.to_json()))
 }
 
 /// The route of a game action (`resign`, `propose`, `accept`, `reject`, `join`,
@@ -809,6 +866,8 @@ fn router(app: AppState) -> Router {
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/moves", post(post_move))
+        .route("/api/games/{id}/record", get(get_record))
+        .route("/api/games/{id}/rematch", post(rematch_game))
         .route("/api/games/{id}/resign", action_route("resign"))
         .route("/api/games/{id}/propose", action_route("propose"))
         .route("/api/games/{id}/accept", action_route("accept"))

@@ -226,6 +226,17 @@ fn damaged(db: &std::path::Path, what: &str, lines: &[String]) -> String {
 /// A program flag's duration (the workspace's one parser, `ploy_search::parse_duration` in
 /// its flag mode: `500ms`, `2s`, `1.5m`, `1h`), except that a bare number keeps this
 /// program's unit, seconds.
+/// A time for people, as `--bot-time` takes it: `2s`, `1m30s`, `500ms`, `1500ms`.
+fn time_text(d: Duration) -> String {
+    if d.subsec_nanos() == 0 {
+        format_duration(i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+    } else if d.as_nanos().is_multiple_of(1_000_000) {
+        format!("{}ms", d.as_millis())
+    } else {
+        format!("{d:?}")
+    }
+}
+
 fn parse_time(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
@@ -350,7 +361,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     "ployd: serving http://{addr}/ (database {}, checked in {} ms, bot {} per move)",
                     cli.common.db.display(),
                     checked.as_millis(),
-                    format_duration(i64::try_from(cli.common.bot_time.as_secs()).unwrap_or(0))
+                    time_text(cli.common.bot_time)
                 );
                 let mut options = ploy_server::http::ServeOptions::default();
                 options.timer_interval = timer_interval;

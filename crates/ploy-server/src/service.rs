@@ -42,7 +42,7 @@ pub use error::ApiError;
 pub use hashing::{HashTicket, HashWorkers};
 pub use throttle::{Limits, Rate};
 pub use timers::{format_duration, parse_duration};
-pub use view::{GameView, HistoryLine};
+pub use view::{GAMES_PAGE, GameView, HistoryLine};
 
 use replay::Replayed;
 

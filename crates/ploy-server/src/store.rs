@@ -39,6 +39,7 @@ mod mail;
 mod rows;
 mod schema;
 
+pub use games::GameQuery;
 pub use health::Scan;
 pub use invitations::Join;
 pub use mail::{Confirmation, MailAddress, NewMail, QueuedMail};

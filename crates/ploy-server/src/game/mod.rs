@@ -24,6 +24,8 @@ use std::ops::RangeInclusive;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use ploy_search::Level;
+
 /// The kind of value an option takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionKind {
@@ -273,6 +275,28 @@ impl Budget {
     }
 }
 
+/// How strongly a bot plays one move: its [`Level`] and the seed of a weaker level's
+/// choices (the server derives it from the board number, so that a game replays the same
+/// bot moves).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BotPlay {
+    /// The level, 1 (weakest) to 8 (full strength within the [`Budget`]); levels 1 to 7
+    /// search within their own limits as well as the budget.
+    pub level: Level,
+    /// The seed of a weaker level's random choices.
+    pub seed: u64,
+}
+
+/// The server's option `-level=N`: the strength of every bot seat of a game, 1 to 8
+/// (default 8). Refused in a game without a bot seat.
+pub const LEVEL_OPTION: OptionSpec = OptionSpec::number(
+    "level",
+    1,
+    8,
+    "the bot's strength, 1 (weakest) to 8 (full strength, the default); only in a game \
+     with a bot seat",
+);
+
 /// The transposition table of each game's bot, bytes.
 pub(crate) const BOT_TABLE_BYTES: usize = 8 << 20;
 
@@ -302,6 +326,29 @@ pub(crate) fn write_last_and_position(
         out.push('\n');
     }
     let _ = writeln!(out, "Position: {position}");
+}
+
+/// How the server, not the rules, ended a game (for its record).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServerEnding {
+    /// The player of this seat resigned.
+    Resigned(usize),
+    /// The player of this seat ran out of time.
+    OutOfTime(usize),
+    /// The players agreed to a draw.
+    Agreed,
+}
+
+/// A game's record as a file: the text in its game's record format, the file name's
+/// extension and the media type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordFile {
+    /// The record.
+    pub text: String,
+    /// The file name's extension, without the dot (`ploy`, `pente`, `pyloff`).
+    pub extension: &'static str,
+    /// The media type.
+    pub media_type: &'static str,
 }
 
 /// What the server knows of a game type before a game starts: its name, rules version,
@@ -386,15 +433,49 @@ pub trait GameType: GameInfo + Clone {
         }
     }
 
+    /// `seat` leaves a game that goes on without him (`reason`: `resignation` or `time`),
+    /// when [`GameType::winners_without`] says nobody wins by his leaving: Ploy's
+    /// free-for-all player withdraws and his pieces leave the board.
+    ///
+    /// The default: refused (the game's rules have no withdrawal). On error the state is
+    /// unchanged.
+    ///
+    /// # Errors
+    /// Why `seat` cannot withdraw.
+    fn withdraw(&self, state: &mut Self::State, seat: usize, reason: &str) -> Result<(), String> {
+        let _ = (state, seat, reason);
+        Err("the rules of this game have no withdrawal".to_owned())
+    }
+
+    /// The seats still in the game, out of `players` (all of them by default; Ploy's
+    /// four-player games leave out the players eliminated or withdrawn).
+    fn seats_in_play(&self, state: &Self::State, players: usize) -> Vec<usize> {
+        let _ = state;
+        (0..players).collect()
+    }
+
     /// The board for people, as plain text lines (no line is a single `.`).
     fn render_text(&self, state: &Self::State) -> String;
 
     /// The position as JSON, for programs and the page.
     fn render_json(&self, state: &Self::State) -> serde_json::Value;
 
-    /// The built-in bot's move for the seat to move, within `budget`; `None` if there is
-    /// no legal move.
-    fn bot_move(&self, state: &Self::State, budget: &Budget) -> Option<String>;
+    /// The game's record in its game's own record format (the game crate's writer), with
+    /// `players` (userids in seat order) as the names and `ending`, how the server ended
+    /// it if it did.
+    ///
+    /// # Errors
+    /// The writer's reason when the game cannot be written.
+    fn record(
+        &self,
+        state: &Self::State,
+        players: &[String],
+        ending: Option<ServerEnding>,
+    ) -> Result<RecordFile, String>;
+
+    /// The built-in bot's move for the seat to move, within `budget`, at `play`'s level and
+    /// seed; `None` if there is no legal move.
+    fn bot_move(&self, state: &Self::State, budget: &Budget, play: BotPlay) -> Option<String>;
 }
 
 /// Writes the four fixed facts of a game type in its [`GameInfo`] impl, the same way for
@@ -459,12 +540,28 @@ pub trait Match: Send {
     /// # Errors
     /// As [`GameType::winners_without`].
     fn winners_without(&self, seat: usize) -> Result<Vec<usize>, String>;
+    /// [`GameType::withdraw`].
+    ///
+    /// # Errors
+    /// As [`GameType::withdraw`].
+    fn withdraw(&mut self, seat: usize, reason: &str) -> Result<(), String>;
+    /// [`GameType::seats_in_play`].
+    fn seats_in_play(&self, players: usize) -> Vec<usize>;
     /// [`GameType::render_text`].
     fn render_text(&self) -> String;
     /// [`GameType::render_json`].
     fn render_json(&self) -> serde_json::Value;
+    /// [`GameType::record`].
+    ///
+    /// # Errors
+    /// As [`GameType::record`].
+    fn record(
+        &self,
+        players: &[String],
+        ending: Option<ServerEnding>,
+    ) -> Result<RecordFile, String>;
     /// [`GameType::bot_move`].
-    fn bot_move(&self, budget: &Budget) -> Option<String>;
+    fn bot_move(&self, budget: &Budget, play: BotPlay) -> Option<String>;
     /// A copy of the game.
     fn boxed_clone(&self) -> Box<dyn Match>;
 }
@@ -503,14 +600,27 @@ impl<G: GameType> Match for Typed<G> {
     fn winners_without(&self, seat: usize) -> Result<Vec<usize>, String> {
         self.game.winners_without(&self.state, seat)
     }
+    fn withdraw(&mut self, seat: usize, reason: &str) -> Result<(), String> {
+        self.game.withdraw(&mut self.state, seat, reason)
+    }
+    fn seats_in_play(&self, players: usize) -> Vec<usize> {
+        self.game.seats_in_play(&self.state, players)
+    }
     fn render_text(&self) -> String {
         self.game.render_text(&self.state)
     }
     fn render_json(&self) -> serde_json::Value {
         self.game.render_json(&self.state)
     }
-    fn bot_move(&self, budget: &Budget) -> Option<String> {
-        self.game.bot_move(&self.state, budget)
+    fn record(
+        &self,
+        players: &[String],
+        ending: Option<ServerEnding>,
+    ) -> Result<RecordFile, String> {
+        self.game.record(&self.state, players, ending)
+    }
+    fn bot_move(&self, budget: &Budget, play: BotPlay) -> Option<String> {
+        self.game.bot_move(&self.state, budget, play)
     }
     fn boxed_clone(&self) -> Box<dyn Match> {
         Box::new(Typed {

@@ -7,7 +7,8 @@
 //!   lists them row by row from row 1, each row from column A.
 //! - The game ends by the rules only (five in a row, ten captured stones, a full board);
 //!   resigning or running out of time gives the game to the other player.
-//! - The bot is the crate's engine at full strength, within the server's budget.
+//! - The bot is the crate's engine at the game's level (full strength by default), within
+//!   the server's budget.
 
 use std::fmt::Write as _;
 
@@ -15,8 +16,8 @@ use pente::{Color, Engine, Game, Move, Outcome as PenteOutcome, Point, Rules, Si
 use serde_json::json;
 
 use crate::game::{
-    BOT_TABLE_BYTES, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
-    bot_choice, excerpt, game_facts, write_last_and_position,
+    BOT_TABLE_BYTES, BotPlay, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
+    RecordFile, ServerEnding, bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
 /// The version of the rules the adapter plays (stored with every game).
@@ -249,7 +250,51 @@ impl GameType for PenteType {
         })
     }
 
-    fn bot_move(&self, game: &Game, budget: &Budget) -> Option<String> {
+    fn record(
+        &self,
+        game: &Game,
+        players: &[String],
+        ending: Option<ServerEnding>,
+    ) -> Result<RecordFile, String> {
+        let name = |i: usize| players.get(i).map_or("", String::as_str);
+        let mut record = pente::Record::from_game(game, name(0), name(1));
+        // White is seat 0: whoever leaves, the other wins.
+        let loses = |seat: usize| {
+            if seat == 0 {
+                pente::GameResult::BlackWins
+            } else {
+                pente::GameResult::WhiteWins
+            }
+        };
+        match ending {
+            Some(ServerEnding::Resigned(s)) => {
+                record.result = loses(s);
+                record
+                    .tags
+                    .push(("Termination".to_owned(), "resignation".to_owned()));
+            }
+            Some(ServerEnding::OutOfTime(s)) => {
+                record.result = loses(s);
+                record
+                    .tags
+                    .push(("Termination".to_owned(), "time".to_owned()));
+            }
+            Some(ServerEnding::Agreed) => {
+                record.result = pente::GameResult::Draw;
+                record
+                    .tags
+                    .push(("Termination".to_owned(), "agreement".to_owned()));
+            }
+            None => {}
+        }
+        Ok(RecordFile {
+            text: record.to_string(),
+            extension: "pente",
+            media_type: "text/plain; charset=utf-8",
+        })
+    }
+
+    fn bot_move(&self, game: &Game, budget: &Budget, play: BotPlay) -> Option<String> {
         let pos = game.position();
         if pos.is_over() {
             return None;
@@ -258,7 +303,13 @@ impl GameType for PenteType {
             table_bytes: BOT_TABLE_BYTES,
             ..pente::engine::full_strength_config()
         };
-        let mut engine = Engine::with_config(Strength::Full, config, pente::Evaluation::default());
+        let strength = if play.level.is_full() {
+            Strength::Full
+        } else {
+            Strength::Level(play.level)
+        };
+        let mut engine = Engine::with_config(strength, config, pente::Evaluation::default())
+            .with_seed(play.seed);
         let answer = engine.search(pos, &budget.limits(), |_| {});
         bot_choice(answer.best_move, |mv| pos.is_legal(mv), &pos.legal_moves())
             .map(|mv| mv.to_string())
@@ -383,7 +434,7 @@ mod tests {
             ..Budget::default()
         };
         for _ in 0..4 {
-            let mv = PenteType.bot_move(&g, &budget).unwrap();
+            let mv = PenteType.bot_move(&g, &budget, BotPlay::default()).unwrap();
             PenteType.play(&mut g, &mv).unwrap();
         }
         assert_eq!(g.moves().len(), 4);

@@ -18,11 +18,12 @@ use ploy_core::{
 };
 use ploy_engine::Engine;
 use ploy_notation::{PositionString, ReadMoveError, UniversityMove, read_algebraic};
+use ploy_sheet::SavedGame;
 use serde_json::json;
 
 use crate::game::{
-    BOT_TABLE_BYTES, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
-    bot_choice, excerpt, game_facts, write_last_and_position,
+    BOT_TABLE_BYTES, BotPlay, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
+    RecordFile, ServerEnding, bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
 /// The version of the rules the adapter plays (stored with every game).
@@ -241,16 +242,42 @@ impl GameType for PloyType {
         let s = seat(index).ok_or_else(|| format!("no seat {index}"))?;
         let mut g = game.clone();
         g.resign(s).map_err(|e| e.to_string())?;
-        // In a free-for-all with two or more opponents in play, ploy-core lets the player
-        // leave and the game go on; the server's move log holds moves only, so it keeps
-        // such a game going instead (documented in docs/server.md).
+        // In a free-for-all with two or more opponents in play, the player leaves and the
+        // game goes on: nobody wins now, and the server writes a withdrawal instead
+        // ([`GameType::withdraw`]).
         g.outcome()
             .map(|o| o.winners().iter().map(Seat::index).collect())
             .ok_or_else(|| {
                 "in a free-for-all game with two or more opponents in play nobody wins by a \
-                 resignation; play on"
+                 player's leaving; he withdraws"
                     .to_owned()
             })
+    }
+
+    fn withdraw(&self, game: &mut Game, index: usize, reason: &str) -> Result<(), String> {
+        let s = seat(index).ok_or_else(|| format!("no seat {index}"))?;
+        let mut g = game.clone();
+        match reason {
+            "resignation" => g.resign(s),
+            "time" => g.forfeit_on_time(s),
+            other => return Err(format!("`{}` is no reason to withdraw", excerpt(other))),
+        }
+        .map_err(|e| e.to_string())?;
+        if g.outcome().is_some() {
+            return Err(format!(
+                "{} leaving ends the game: it is no withdrawal",
+                capitalized(s)
+            ));
+        }
+        *game = g;
+        Ok(())
+    }
+
+    fn seats_in_play(&self, game: &Game, players: usize) -> Vec<usize> {
+        let pos = game.position();
+        (0..players)
+            .filter(|&i| seat(i).is_some_and(|s| pos.in_play().contains(s)))
+            .collect()
     }
 
     fn render_text(&self, game: &Game) -> String {
@@ -313,12 +340,42 @@ impl GameType for PloyType {
         })
     }
 
-    fn bot_move(&self, game: &Game, budget: &Budget) -> Option<String> {
+    fn record(
+        &self,
+        game: &Game,
+        players: &[String],
+        ending: Option<ServerEnding>,
+    ) -> Result<RecordFile, String> {
+        let mut game = game.clone();
+        let leaving = |index: usize| seat(index).ok_or_else(|| format!("no seat {index}"));
+        match ending {
+            Some(ServerEnding::Resigned(i)) => game.resign(leaving(i)?),
+            Some(ServerEnding::OutOfTime(i)) => game.forfeit_on_time(leaving(i)?),
+            Some(ServerEnding::Agreed) => game.agree_draw(),
+            None => Ok(()),
+        }
+        .map_err(|e| e.to_string())?;
+        let mut saved = SavedGame::new(game);
+        let seats = saved.game.start_position().variant().seats();
+        for (seat, name) in seats.iter().zip(players) {
+            saved.header.players.set(seat, Some(name.clone()));
+        }
+        let record = saved.to_record().map_err(|e| e.to_string())?;
+        Ok(RecordFile {
+            text: record.to_string(),
+            extension: "ploy",
+            media_type: "text/plain; charset=utf-8",
+        })
+    }
+
+    fn bot_move(&self, game: &Game, budget: &Budget, play: BotPlay) -> Option<String> {
         if game.legal_moves().is_empty() {
             return None;
         }
         let limits = budget.limits();
-        let mut engine = Engine::with_hash_mb(BOT_TABLE_BYTES >> 20);
+        let mut engine = Engine::with_hash_mb(BOT_TABLE_BYTES >> 20)
+            .with_level(play.level)
+            .with_seed(play.seed);
         let result = engine.search(game, &limits, |_| {});
         bot_choice(
             result.best_move,
@@ -332,6 +389,31 @@ impl GameType for PloyType {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_free_for_all_player_withdraws_and_a_two_player_one_cannot() {
+        let ffa = Options::of(OPTIONS, &["-variant=ffa"]);
+        let mut g = PloyType.new_game(&ffa, 4).unwrap();
+        assert!(PloyType.winners_without(&g, 0).is_err());
+        assert!(PloyType.withdraw(&mut g, 0, "bogus").is_err());
+        PloyType.withdraw(&mut g, 0, "resignation").unwrap();
+        assert_eq!(PloyType.seats_in_play(&g, 4), [1, 2, 3]);
+        assert!(PloyType.outcome(&g).is_none());
+        assert_ne!(PloyType.to_move(&g), Some(0));
+        // Out of play, he cannot withdraw again; the game is unchanged.
+        let before = g.clone();
+        assert!(PloyType.withdraw(&mut g, 0, "time").is_err());
+        assert_eq!(g.moves(), before.moves());
+        PloyType.withdraw(&mut g, 1, "time").unwrap();
+        assert_eq!(PloyType.seats_in_play(&g, 4), [2, 3]);
+        // With one opponent left, leaving ends the game: no withdrawal.
+        assert!(PloyType.withdraw(&mut g, 2, "resignation").is_err());
+        assert_eq!(PloyType.winners_without(&g, 2).unwrap(), [3]);
+
+        let mut two = PloyType.new_game(&Options::default(), 2).unwrap();
+        assert!(PloyType.withdraw(&mut two, 0, "resignation").is_err());
+        assert_eq!(PloyType.seats_in_play(&two, 2), [0, 1]);
+    }
 
     #[test]
     fn options_give_the_rules() {

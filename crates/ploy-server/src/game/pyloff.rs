@@ -18,8 +18,8 @@ use pyloff::{Engine, Evaluation, Game, Move, Options as PyloffOptions, Player, P
 use serde_json::json;
 
 use crate::game::{
-    BOT_TABLE_BYTES, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
-    bot_choice, excerpt, game_facts, write_last_and_position,
+    BOT_TABLE_BYTES, BotPlay, Budget, GameInfo, GameType, MoveError, OptionSpec, Options, Outcome,
+    RecordFile, ServerEnding, bot_choice, excerpt, game_facts, write_last_and_position,
 };
 
 /// The version of the rules the adapter plays (stored with every game).
@@ -341,7 +341,51 @@ impl GameType for PyloffType {
         })
     }
 
-    fn bot_move(&self, game: &Game, budget: &Budget) -> Option<String> {
+    fn record(
+        &self,
+        game: &Game,
+        players: &[String],
+        ending: Option<ServerEnding>,
+    ) -> Result<RecordFile, String> {
+        let mut record = game.record();
+        if !game.position().is_over() && capped(game) {
+            record.result = pyloff::RecordResult::Capped(pyloff::Outcome::from_scores(
+                game.position().scores(),
+            ));
+        }
+        // The format has no players and no endings but the rules': they go in comment
+        // lines, which readers skip.
+        let mut text = String::new();
+        for (i, name) in players.iter().enumerate() {
+            let _ = writeln!(text, "# player {}: {name}", i + 1);
+        }
+        let name = |i: usize| players.get(i).map_or("?", String::as_str);
+        match ending {
+            Some(ServerEnding::Resigned(i)) => {
+                let _ = writeln!(text, "# ended: player {} ({}) resigned", i + 1, name(i));
+            }
+            Some(ServerEnding::OutOfTime(i)) => {
+                let _ = writeln!(
+                    text,
+                    "# ended: player {} ({}) ran out of time",
+                    i + 1,
+                    name(i)
+                );
+            }
+            Some(ServerEnding::Agreed) => {
+                let _ = writeln!(text, "# ended: a draw by agreement");
+            }
+            None => {}
+        }
+        text.push_str(&record.to_string());
+        Ok(RecordFile {
+            text,
+            extension: "pyloff",
+            media_type: "text/plain; charset=utf-8",
+        })
+    }
+
+    fn bot_move(&self, game: &Game, budget: &Budget, play: BotPlay) -> Option<String> {
         if ended(game) {
             return None;
         }
@@ -355,6 +399,8 @@ impl GameType for PyloffType {
         };
         let mut engine = Engine::with(config, Evaluation::default());
         engine.set_move_cap(Some(game.options().move_cap()));
+        engine.set_level(play.level);
+        engine.set_seed(play.seed);
         let answer = engine.search(game, &budget.limits());
         bot_choice(answer.best_move, |mv| game.position().is_legal(mv), &legal)
             .map(|mv| mv.to_string())
@@ -514,7 +560,7 @@ mod tests {
                 PyloffType.play(&mut g, &f).unwrap();
                 continue;
             }
-            let Some(mv) = PyloffType.bot_move(&g, &budget) else {
+            let Some(mv) = PyloffType.bot_move(&g, &budget, BotPlay::default()) else {
                 break;
             };
             PyloffType.play(&mut g, &mv).unwrap();

@@ -6,11 +6,11 @@ use super::Service;
 use super::accounts::Credentials;
 use super::error::ApiError;
 use super::invitations::{INVITATION_LAPSE, MIN_DEADLINE_WITH_PEOPLE};
-use super::replay::{Replayed, derive, play_forced};
+use super::replay::{Replayed, derive, play_forced, take_level};
 use super::timers::{format_duration, timer_options};
 use super::view::GameView;
 use crate::auth::{self, BOT};
-use crate::game::{DynGame, Options};
+use crate::game::{DynGame, Level, Options};
 use crate::store::{NewGame, Note};
 
 /// What a challenge would seat ([`Service::setup`]).
@@ -28,12 +28,39 @@ pub struct Setup {
     pub seats: Vec<String>,
 }
 
-/// A challenge's game type, its options, and its deadline and reminder in seconds.
-type ChallengeOptions = (Arc<dyn DynGame>, Options, Option<i64>, Option<i64>);
+/// A challenge's game type, its options, its deadline and reminder in seconds, and the
+/// level of its bot seats if given.
+type ChallengeOptions = (
+    Arc<dyn DynGame>,
+    Options,
+    Option<i64>,
+    Option<i64>,
+    Option<Level>,
+);
+
+/// The canonical options of a challenge: the game's, then the level and the timers.
+fn canonical_options(
+    options: &Options,
+    level: Option<Level>,
+    deadline: Option<i64>,
+    reminder: Option<i64>,
+) -> Vec<String> {
+    let mut all = options.to_texts();
+    if let Some(l) = level {
+        all.push(format!("-level={l}"));
+    }
+    if let Some(d) = deadline {
+        all.push(format!("-deadline={}", format_duration(d)));
+    }
+    if let Some(d) = reminder {
+        all.push(format!("-reminder={}", format_duration(d)));
+    }
+    all
+}
 
 impl Service {
     /// The game type `game_name` and the options of a challenge: the game's own, then the
-    /// server's timers (`-deadline`, `-reminder`, in seconds).
+    /// server's timers (`-deadline`, `-reminder`, in seconds) and the bot's `-level`.
     ///
     /// # Errors
     /// 400 for an unknown game type or a bad option.
@@ -50,8 +77,9 @@ impl Service {
             &mut rest,
         )
         .map_err(ApiError::bad_request)?;
+        let level = take_level(&mut rest)?;
         let (deadline, reminder) = timer_options(game.name(), rest)?;
-        Ok((game, options, deadline, reminder))
+        Ok((game, options, deadline, reminder, level))
     }
 
     /// What a challenge of `game_name` with `option_texts` would seat, without starting
@@ -61,18 +89,12 @@ impl Service {
     /// # Errors
     /// 400 for an unknown game type, a bad option or options that cannot be combined.
     pub fn setup(&self, game_name: &str, option_texts: &[String]) -> Result<Setup, ApiError> {
-        let (game, options, deadline, reminder) =
+        let (game, options, deadline, reminder, level) =
             self.challenge_options(game_name, option_texts)?;
         let range = game.players(&options);
         game.start(&options, *range.start())
             .map_err(ApiError::bad_request)?;
-        let mut canonical = options.to_texts();
-        if let Some(d) = deadline {
-            canonical.push(format!("-deadline={}", format_duration(d)));
-        }
-        if let Some(d) = reminder {
-            canonical.push(format!("-reminder={}", format_duration(d)));
-        }
+        let canonical = canonical_options(&options, level, deadline, reminder);
         Ok(Setup {
             game: game.name().to_owned(),
             options: canonical,
@@ -84,14 +106,46 @@ impl Service {
         })
     }
 
+    /// A rematch of the finished game `id`, asked for by one of its players: a new game of
+    /// the same type with the same options (bot level and timers included), every player
+    /// moved to the next seat (the last to the first); the other people are invited again
+    /// and must join, as in [`Service::challenge`].
+    ///
+    /// # Errors
+    /// 404 for an unknown game; 403 for bad credentials or a user without a seat in it;
+    /// 409 `not_over` while it goes on; as [`Service::challenge`] otherwise.
+    pub fn rematch(&self, id: i64, credentials: &Credentials) -> Result<GameView, ApiError> {
+        let row = self.load(id)?;
+        let user = self.authenticate(credentials)?;
+        if !row.players.iter().any(|p| p.eq_ignore_ascii_case(&user)) {
+            return Err(ApiError::forbidden(format!(
+                "{user} holds no seat on board {id}"
+            )));
+        }
+        if row.ending.is_none() {
+            let r = self.replay(&row, None)?;
+            if !r.derived.over {
+                return Err(ApiError::conflict(
+                    "not_over",
+                    format!("board {id} is not over; a rematch follows a finished game"),
+                ));
+            }
+        }
+        let mut players = row.players.clone();
+        players.rotate_right(1);
+        self.challenge(&row.game, &row.options, credentials, &players)
+    }
+
     /// Starts a game. `players` are in seat order; the authenticated user must hold a seat.
-    /// Options are the game's (pbmserv style) plus `-deadline=DURATION` and
-    /// `-reminder=DURATION`. When it seats other people the game waits for them to join
+    /// Options are the game's (pbmserv style) plus `-deadline=DURATION`,
+    /// `-reminder=DURATION` and `-level=N` (the bot seats' strength, 1 to 8; only with a
+    /// bot seat). When it seats other people the game waits for them to join
     /// (status `invited`, see [`Service::join`]); against the bot alone it starts at once.
     ///
     /// # Errors
     /// 400 for an unknown game type, a bad option, a wrong number of players, an unknown or
-    /// repeated player, a deadline under an hour with other people seated; 403 for bad
+    /// repeated player, a deadline under an hour with other people seated, a level without
+    /// a bot seat; 403 for bad
     /// credentials or a challenger without a seat; 429 `too_many_invitations` when the
     /// challenger has as many open invitations as allowed, `too_many_bot_games` when the
     /// bot would move first and he has as many games waiting for it as allowed.
@@ -102,7 +156,7 @@ impl Service {
         credentials: &Credentials,
         players: &[String],
     ) -> Result<GameView, ApiError> {
-        let (game, options, deadline, reminder) =
+        let (game, options, deadline, reminder, level) =
             self.challenge_options(game_name, option_texts)?;
         let range = game.players(&options);
         if !range.contains(&players.len()) {
@@ -139,6 +193,11 @@ impl Service {
                 )));
             }
             seats.push(s);
+        }
+        if level.is_some() && !seats.iter().any(|s| s == BOT) {
+            return Err(ApiError::bad_request(
+                "-level sets the bot's strength: this game has no bot seat",
+            ));
         }
         if !seats.iter().any(|s| s.eq_ignore_ascii_case(&user)) {
             return Err(ApiError::forbidden(format!(
@@ -178,18 +237,13 @@ impl Service {
         let r = Replayed {
             game: Arc::clone(&game),
             options: options.clone(),
+            bot_level: level.unwrap_or_default(),
             state,
             ply: moves.len(),
             derived,
         };
         let canonical = options.to_texts();
-        let mut all_options = canonical.clone();
-        if let Some(d) = deadline {
-            all_options.push(format!("-deadline={}", format_duration(d)));
-        }
-        if let Some(d) = reminder {
-            all_options.push(format!("-reminder={}", format_duration(d)));
-        }
+        let all_options = canonical_options(&options, level, deadline, reminder);
         let new = NewGame {
             game: game.name().to_owned(),
             options: all_options,

@@ -7,7 +7,9 @@ use super::view::GameView;
 use super::{Service, settle};
 use crate::auth::BOT;
 use crate::game::excerpt;
-use crate::store::{EndKind, Ending, GameRow, OfferChange, StoreError, Write, WriteError};
+use crate::store::{
+    EndKind, Ending, GameRow, MoveRow, OfferChange, Source, StoreError, Write, WriteError,
+};
 
 impl Service {
     /// Resigns for the user (his one seat, or the seat to move if he holds several).
@@ -26,9 +28,18 @@ impl Service {
                     ApiError::internal(format!("{user} holds no seat on board {id}"))
                 })?,
             };
-            r.state
-                .winners_without(seat)
-                .map_err(|e| ApiError::new(422, "illegal_move", e))?;
+            if let Err(e) = r.state.winners_without(seat) {
+                // Nobody wins by his leaving: he withdraws if the rules let him (Ploy's
+                // free-for-all), and the others play on.
+                let mut test = r.state.boxed_clone();
+                if test.withdraw(seat, "resignation").is_err() {
+                    return Err(ApiError::new(422, "illegal_move", e));
+                }
+                return settle(
+                    id,
+                    self.commit_withdrawal(row, r, seat, "resignation", user),
+                );
+            }
             let ending = Ending {
                 ply: row.moves.len(),
                 kind: EndKind::Resignation,
@@ -80,6 +91,84 @@ impl Service {
         self.after_write(row.id, &r, &row.players, actor);
         let mut new_row = row.clone();
         new_row.ending = Some(ending);
+        new_row.revision += 1;
+        new_row.offers.clear();
+        Ok(self.view_of(&new_row, &r))
+    }
+
+    /// Writes `seat`'s withdrawal from `row` (`reason`: `resignation` or `time`), a log
+    /// entry of its own; when only bots are left in play, the game ends `abandoned` in the
+    /// same write.
+    pub(super) fn commit_withdrawal(
+        &self,
+        row: &GameRow,
+        mut r: Replayed,
+        seat: usize,
+        reason: &str,
+        actor: &str,
+    ) -> Result<GameView, WriteError> {
+        let corrupt = |e: String| WriteError::Store(StoreError::Corrupt(e));
+        r.state.withdraw(seat, reason).map_err(corrupt)?;
+        let now = self.now();
+        let start = row.moves.len();
+        let entry = MoveRow {
+            ply: start,
+            seat,
+            text: reason.to_owned(),
+            source: Source::Withdrawal,
+            at: now,
+        };
+        r.ply = start + 1;
+        let people_left = r
+            .state
+            .seats_in_play(row.players.len())
+            .into_iter()
+            .any(|s| row.players[s] != BOT);
+        let ending = (!people_left).then_some(Ending {
+            ply: start + 1,
+            kind: EndKind::Abandoned,
+            seat: None,
+            at: now,
+        });
+        r.derived = derive(r.state.as_ref(), ending.as_ref()).map_err(corrupt)?;
+        r.derived.invitations(row);
+        let mut summary = format!(
+            "{} ({}) {}",
+            row.players[seat],
+            r.game.seat_name(&r.options, seat),
+            if reason == "time" {
+                "ran out of time and withdrew: his pieces leave the board"
+            } else {
+                "resigned and withdrew: his pieces leave the board"
+            }
+        );
+        if ending.is_some() {
+            summary.push_str("; only bots are left, and the game is abandoned");
+        }
+        let status = self.status_line(row, &r);
+        let notes = self.notes_for(row, actor, &summary, &status, &r);
+        let w = Write {
+            game_id: row.id,
+            expected_ply: start,
+            expected_revision: row.revision,
+            moves: vec![entry.clone()],
+            ending,
+            offers: OfferChange::Clear,
+            cache: self.cache_of(&r, &row.players, now),
+            notes,
+            event: if ending.is_some() {
+                "abandoned"
+            } else {
+                "withdrawal"
+            },
+            reminded_ply: None,
+            now,
+        };
+        self.store.write(&w)?;
+        self.after_write(row.id, &r, &row.players, actor);
+        let mut new_row = row.clone();
+        new_row.moves.push(entry);
+        new_row.ending = ending;
         new_row.revision += 1;
         new_row.offers.clear();
         Ok(self.view_of(&new_row, &r))

@@ -6,7 +6,7 @@ use super::replay::{Replayed, derive, play_forced};
 use super::view::GameView;
 use super::{ATTEMPTS, Service, plural, settle};
 use crate::auth::BOT;
-use crate::game::MoveError;
+use crate::game::{BotPlay, MoveError};
 use crate::store::{GameRow, MoveRow, OfferChange, Source, StoreError, Write, WriteError};
 
 impl Service {
@@ -173,8 +173,12 @@ impl Service {
     ///
     /// # Errors
     /// 500 when the game refuses the move its own search found.
-    pub(super) fn bot_plays(&self, r: &mut Replayed) -> Result<Option<String>, ApiError> {
-        let Some(text) = r.state.bot_move(&self.config.bot_budget) else {
+    pub(super) fn bot_plays(&self, r: &mut Replayed, id: i64) -> Result<Option<String>, ApiError> {
+        let play = BotPlay {
+            level: r.bot_level,
+            seed: bot_seed(id),
+        };
+        let Some(text) = r.state.bot_move(&self.config.bot_budget, play) else {
             return Ok(None);
         };
         r.state
@@ -198,7 +202,7 @@ impl Service {
             if row.players[seat] != BOT {
                 return Ok(false);
             }
-            let Some(canonical) = self.bot_plays(&mut r)? else {
+            let Some(canonical) = self.bot_plays(&mut r, id)? else {
                 return Ok(false);
             };
             let written = self.commit_move(&row, &mut r, seat, canonical, Source::Bot, BOT);
@@ -208,6 +212,12 @@ impl Service {
         }
         Ok(false)
     }
+}
+
+/// The seed of the bot's choices on board `id`: the same board replays the same bot moves.
+fn bot_seed(id: i64) -> u64 {
+    // The board number spread over the bits (the engines mix in the position and the ply).
+    id.cast_unsigned().wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 pub(super) fn stale(id: i64, given: usize, actual: usize) -> ApiError {

@@ -6,13 +6,15 @@ use std::sync::Arc;
 use super::error::ApiError;
 use super::{MAX_FORCED, Service};
 use crate::auth::BOT;
-use crate::game::{DynGame, Match, Options};
+use crate::game::{DynGame, LEVEL_OPTION, Level, Match, Options};
 use crate::store::{Cache, EndKind, Ending, GameRow, MoveRow, Note, OfferChange, Source, Write};
 
 /// A game replayed from its log.
 pub(super) struct Replayed {
     pub(super) game: Arc<dyn DynGame>,
     pub(super) options: Options,
+    /// The level of the game's bot seats (`-level`, 8 by default).
+    pub(super) bot_level: Level,
     pub(super) state: Box<dyn Match>,
     /// Moves replayed.
     pub(super) ply: usize,
@@ -53,23 +55,56 @@ impl Derived {
     }
 }
 
+/// Takes the server's option `-level=N` out of `rest` (the options that are not the game's).
+///
+/// # Errors
+/// 400 for a level given twice, without a value or outside 1 to 8.
+pub(super) fn take_level(
+    rest: &mut Vec<(String, Option<String>)>,
+) -> Result<Option<Level>, ApiError> {
+    let mut level = None;
+    let mut i = 0;
+    while i < rest.len() {
+        if rest[i].0 != LEVEL_OPTION.name {
+            i += 1;
+            continue;
+        }
+        let (_, value) = rest.remove(i);
+        if level.is_some() {
+            return Err(ApiError::bad_request("option -level is given twice"));
+        }
+        let value = value.ok_or_else(|| {
+            ApiError::bad_request("option -level needs a value (-level=N, N from 1 to 8)")
+        })?;
+        level = Some(
+            value
+                .parse::<Level>()
+                .map_err(|e| ApiError::bad_request(format!("option -level: {e}")))?,
+        );
+    }
+    Ok(level)
+}
+
 impl Service {
+    /// The game's own options of stored `texts`, and the level of its bot seats.
     pub(super) fn options_of(
         &self,
         game: &dyn DynGame,
         texts: &[String],
-    ) -> Result<Options, ApiError> {
+    ) -> Result<(Options, Level), ApiError> {
         let mut rest = Vec::new();
         let options = Options::parse(game.options(), texts.iter().map(String::as_str), &mut rest)
             .map_err(|e| ApiError::internal(format!("stored options: {e}")))?;
-        // The server's own options (timers) are stored with the game's.
+        // The server's own options (timers, level) are stored with the game's.
+        let level = take_level(&mut rest)
+            .map_err(|e| ApiError::internal(format!("stored options: {}", e.message)))?;
         if rest
             .iter()
             .any(|(name, _)| name != "deadline" && name != "reminder")
         {
             return Err(ApiError::internal("stored options: unknown option"));
         }
-        Ok(options)
+        Ok((options, level.unwrap_or_default()))
     }
 
     /// Replays `row` up to `upto` moves (all by default), with its ending at full length.
@@ -93,13 +128,18 @@ impl Service {
                 ),
             ));
         }
-        let options = self.options_of(game.as_ref(), &row.options)?;
+        let (options, bot_level) = self.options_of(game.as_ref(), &row.options)?;
         let mut state = game
             .start(&options, row.players.len())
             .map_err(|e| ApiError::internal(format!("board {}: {e}", row.id)))?;
         let upto = upto.unwrap_or(row.moves.len()).min(row.moves.len());
         for m in &row.moves[..upto] {
-            state.play(&m.text).map_err(|e| {
+            let replayed = if m.source == Source::Withdrawal {
+                state.withdraw(m.seat, &m.text)
+            } else {
+                state.play(&m.text).map(|_| ()).map_err(|e| e.to_string())
+            };
+            replayed.map_err(|e| {
                 ApiError::internal(format!(
                     "board {}: stored move {} `{}` does not replay: {e}",
                     row.id,
@@ -120,6 +160,7 @@ impl Service {
         Ok(Replayed {
             game,
             options,
+            bot_level,
             state,
             ply: upto,
             derived,
@@ -140,6 +181,7 @@ impl Service {
                 let names: Vec<&str> = r.derived.waiting.iter().map(|&s| name(s)).collect();
                 return format!("lapsed (not joined by {})", names.join(", "));
             }
+            "abandoned" => return "abandoned: only bots were left; nobody wins".to_owned(),
             _ => {}
         }
         if r.derived.winners.is_empty() {
@@ -301,7 +343,9 @@ pub(super) fn play_forced(
 pub(super) fn derive(state: &dyn Match, ending: Option<&Ending>) -> Result<Derived, String> {
     if let Some(e) = ending {
         let winners = match (e.kind, e.seat) {
-            (k, _) if k == EndKind::Agreement || k.is_invitation() => Vec::new(),
+            (k, _) if k == EndKind::Agreement || k == EndKind::Abandoned || k.is_invitation() => {
+                Vec::new()
+            }
             (_, Some(seat)) => state.winners_without(seat)?,
             (_, None) => return Err("an ending without its seat".to_owned()),
         };

@@ -66,11 +66,18 @@ impl Service {
                     let _ = self.commit_ending(row, r, ending, &summary, "");
                 }
                 Err(_) => {
-                    let mut r = r;
-                    let Some(canonical) = self.bot_plays(&mut r)? else {
-                        return Ok(false);
-                    };
-                    let _ = self.commit_move(row, &mut r, seat, canonical, Source::Bot, "");
+                    // Nobody wins by his leaving (a free-for-all with several opponents
+                    // left): he withdraws and the others play on.
+                    let mut test = r.state.boxed_clone();
+                    if test.withdraw(seat, "time").is_ok() {
+                        let _ = self.commit_withdrawal(row, r, seat, "time", "");
+                    } else {
+                        let mut r = r;
+                        let Some(canonical) = self.bot_plays(&mut r, row.id)? else {
+                            return Ok(false);
+                        };
+                        let _ = self.commit_move(row, &mut r, seat, canonical, Source::Bot, "");
+                    }
                 }
             }
             return Ok(true);

@@ -5,8 +5,11 @@ use serde_json::{Value, json};
 use super::error::ApiError;
 use super::replay::{Replayed, turn_since};
 use super::{Service, plural};
-use crate::game::excerpt;
-use crate::store::{GameRow, NoteRow, Source, Summary};
+use crate::game::{RecordFile, ServerEnding, excerpt};
+use crate::store::{EndKind, GameQuery, GameRow, NoteRow, Source, Summary};
+
+/// Games a page of [`Service::games_page`] (`GET /api/games`).
+pub const GAMES_PAGE: usize = 50;
 
 /// The state of a game for clients (the JSON of `GET /api/games/{id}`).
 #[derive(Clone, Debug, PartialEq)]
@@ -53,6 +56,8 @@ pub struct GameView {
     pub draw_offers: Vec<String>,
     /// When the player to move runs out of time (seconds since 1970).
     pub deadline_at: Option<i64>,
+    /// The level of the bot seats (1 to 8), `None` in a game without a bot seat.
+    pub bot_level: Option<u8>,
     /// The rules version.
     pub rules_version: u32,
     /// The game's own JSON of the position.
@@ -86,6 +91,7 @@ impl GameView {
             "reason": self.reason,
             "draw_offers": self.draw_offers,
             "deadline_at": self.deadline_at,
+            "bot_level": self.bot_level,
             "rules_version": self.rules_version,
             "position": self.position,
             "board": self.board,
@@ -165,6 +171,11 @@ impl Service {
                 Vec::new()
             },
             deadline_at,
+            bot_level: row
+                .players
+                .iter()
+                .any(|p| p == crate::auth::BOT)
+                .then(|| r.bot_level.get()),
             rules_version: row.rules_version,
             position: r.state.render_json(),
             board: r.state.render_text(),
@@ -187,6 +198,29 @@ impl Service {
         }
         let r = self.replay(&row, ply)?;
         Ok(self.view_of(&row, &r))
+    }
+
+    /// The record of game `id` in its game's record format (the game crate's writer), the
+    /// players named by userid, and a file name for it (`ploy-101.ploy`).
+    ///
+    /// # Errors
+    /// 404 for an unknown game; 500 when the game's writer refuses it.
+    pub fn record(&self, id: i64) -> Result<(RecordFile, String), ApiError> {
+        let row = self.load(id)?;
+        let r = self.replay(&row, None)?;
+        let ending = row.ending.as_ref().and_then(|e| match (e.kind, e.seat) {
+            (EndKind::Resignation, Some(s)) => Some(ServerEnding::Resigned(s)),
+            (EndKind::Time, Some(s)) => Some(ServerEnding::OutOfTime(s)),
+            (EndKind::Agreement, _) => Some(ServerEnding::Agreed),
+            // A game that never started has no ending in its record.
+            _ => None,
+        });
+        let file = r
+            .state
+            .record(&row.players, ending)
+            .map_err(|e| ApiError::internal(format!("board {id}: the record: {e}")))?;
+        let name = format!("{}-{id}.{}", row.game, file.extension);
+        Ok((file, name))
     }
 
     /// The moves of game `id` with who played them.
@@ -236,6 +270,55 @@ impl Service {
         Ok(self
             .store
             .list_games(userid, active, next, self.config.list_limit)?)
+    }
+
+    /// One page of the games to find and watch (`GET /api/games`): those of `userid`
+    /// (everybody's with `None`), by `filter` (`all`, `active`, `next` as
+    /// [`Service::games`], or `over`), of game type `game` if given, newest first,
+    /// [`GAMES_PAGE`] a page from page 1; with the number of the next page if there is one.
+    ///
+    /// # Errors
+    /// 400 for another filter, `next` without a userid, an unknown game type or a page
+    /// that is not a number from 1.
+    pub fn games_page(
+        &self,
+        userid: Option<&str>,
+        filter: &str,
+        game: Option<&str>,
+        page: usize,
+    ) -> Result<(Vec<Summary>, Option<usize>), ApiError> {
+        let mut query = GameQuery {
+            userid,
+            game,
+            limit: GAMES_PAGE + 1,
+            ..GameQuery::default()
+        };
+        match filter {
+            "all" => {}
+            "active" => query.active_only = true,
+            "next" => query.next = true,
+            "over" => query.over_only = true,
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "`filter={}`: expected all, active, next or over",
+                    excerpt(other)
+                )));
+            }
+        }
+        if query.next && userid.is_none() {
+            return Err(ApiError::bad_request("`next` needs a userid"));
+        }
+        if let Some(g) = game {
+            self.game_type(g)?;
+        }
+        if page == 0 {
+            return Err(ApiError::bad_request("pages are numbered from 1"));
+        }
+        query.offset = (page - 1).saturating_mul(GAMES_PAGE);
+        let mut games = self.store.find_games(&query)?;
+        let next = (games.len() > GAMES_PAGE).then_some(page + 1);
+        games.truncate(GAMES_PAGE);
+        Ok((games, next))
     }
 
     /// The notifications for a user after note number `after`.

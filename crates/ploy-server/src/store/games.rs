@@ -10,6 +10,25 @@ use super::rows::{
 };
 use super::{Store, StoreError, insert_rows, json_list, to_i64, to_json, to_usize};
 
+/// Which games [`Store::find_games`] lists; every condition given must hold.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameQuery<'a> {
+    /// Games where this user holds a seat (`None`: everybody's).
+    pub userid: Option<&'a str>,
+    /// Games not over (invitations included).
+    pub active_only: bool,
+    /// Games over.
+    pub over_only: bool,
+    /// Active games where `userid` is to move, and invitations waiting for him.
+    pub next: bool,
+    /// Games of this type.
+    pub game: Option<&'a str>,
+    /// At most this many.
+    pub limit: usize,
+    /// Skipping this many of the newest first.
+    pub offset: usize,
+}
+
 impl Store {
     /// Whether game `id` exists.
     ///
@@ -220,6 +239,29 @@ impl Store {
         next: bool,
         limit: usize,
     ) -> Result<Vec<Summary>, StoreError> {
+        self.find_games(&GameQuery {
+            userid,
+            active_only,
+            next,
+            limit,
+            ..GameQuery::default()
+        })
+    }
+
+    /// The games `query` asks for, newest first.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn find_games(&self, query: &GameQuery<'_>) -> Result<Vec<Summary>, StoreError> {
+        let GameQuery {
+            userid,
+            active_only,
+            over_only,
+            next,
+            game,
+            limit,
+            offset,
+        } = *query;
         self.with(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT g.id, g.game, g.options, g.ply, g.status, g.to_move_seat, g.result,
@@ -232,15 +274,25 @@ impl Store {
                  FROM games g
                  WHERE (?1 IS NULL OR g.id IN (SELECT game_id FROM seats WHERE userid = ?1))
                    AND (?2 = 0 OR g.status <> 'over')
+                   AND (?5 = 0 OR g.status = 'over')
+                   AND (?6 IS NULL OR g.game = ?6)
                    AND (?3 = 0
                         OR (g.status = 'active' AND (SELECT userid FROM seats
                             WHERE game_id = g.id AND seat = g.to_move_seat) = ?1)
                         OR (g.status = 'invited' AND EXISTS (SELECT 1 FROM invitations
                             WHERE game_id = g.id AND userid = ?1 AND joined_at IS NULL)))
-                 ORDER BY g.id DESC LIMIT ?4",
+                 ORDER BY g.id DESC LIMIT ?4 OFFSET ?7",
             )?;
             let rows = stmt.query_map(
-                params![userid, active_only || next, next, to_i64(limit)],
+                params![
+                    userid,
+                    active_only || next,
+                    next,
+                    to_i64(limit),
+                    over_only,
+                    game,
+                    to_i64(offset)
+                ],
                 |r| {
                     <(
                         i64,

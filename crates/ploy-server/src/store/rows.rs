@@ -12,6 +12,10 @@ pub enum Source {
     Bot,
     /// The server, because the rules allowed nothing else (a forced pass).
     Forced,
+    /// Not a move: the seat's player left a game that goes on without him (a free-for-all
+    /// player who resigned or ran out of time); the text is the reason, `resignation` or
+    /// `time`.
+    Withdrawal,
 }
 
 impl Source {
@@ -20,6 +24,7 @@ impl Source {
             Source::Player => "player",
             Source::Bot => "bot",
             Source::Forced => "forced",
+            Source::Withdrawal => "withdrawal",
         }
     }
 
@@ -28,6 +33,7 @@ impl Source {
             "player" => Ok(Source::Player),
             "bot" => Ok(Source::Bot),
             "forced" => Ok(Source::Forced),
+            "withdrawal" => Ok(Source::Withdrawal),
             other => Err(StoreError::Corrupt(format!("move source `{other}`"))),
         }
     }
@@ -63,11 +69,13 @@ pub enum EndKind {
     Cancelled,
     /// The invitation was not taken up in time.
     Lapsed,
+    /// Every person left a game the bots would go on playing alone: nobody wins.
+    Abandoned,
 }
 
 impl EndKind {
     /// The reason word (`resignation`, `time`, `agreement`, `declined`, `cancelled`,
-    /// `lapsed`).
+    /// `lapsed`, `abandoned`).
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
@@ -77,6 +85,7 @@ impl EndKind {
             EndKind::Declined => "declined",
             EndKind::Cancelled => "cancelled",
             EndKind::Lapsed => "lapsed",
+            EndKind::Abandoned => "abandoned",
         }
     }
 
@@ -98,6 +107,7 @@ impl EndKind {
             "declined" => Ok(EndKind::Declined),
             "cancelled" => Ok(EndKind::Cancelled),
             "lapsed" => Ok(EndKind::Lapsed),
+            "abandoned" => Ok(EndKind::Abandoned),
             other => Err(StoreError::Corrupt(format!("ending `{other}`"))),
         }
     }

@@ -142,6 +142,15 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX mail_queue_waiting ON mail_queue(id) WHERE sent_at IS NULL AND failed_at IS NULL;
     CREATE INDEX mail_queue_threads ON mail_queue(thread, recipient, id);
     ",
+    // 4: withdrawals. A free-for-all player who leaves a game that goes on is a log entry
+    //    of its own (source `withdrawal`, the text `resignation` or `time`), replayed with
+    //    the moves; a game left to bots alone ends `abandoned`. The log takes only the
+    //    kinds of entry this server knows.
+    "
+    CREATE TRIGGER moves_known_source BEFORE INSERT ON moves
+        WHEN NEW.source NOT IN ('player', 'bot', 'forced', 'withdrawal')
+        BEGIN SELECT RAISE(ABORT, 'unknown kind of log entry'); END;
+    ",
 ];
 
 pub(super) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {

@@ -84,8 +84,11 @@ fn whole_games_through_the_command_language() {
     let list = cmd.send("list");
     assert_eq!(list[0], "ok 3 game types");
     assert!(list[1].starts_with("ploy "));
-    assert_eq!(list[2], "pente  options: -size -no_tournament_rule");
-    assert_eq!(list[3], "pyloff  options: -size -all_freedoms -cut_down");
+    assert_eq!(list[2], "pente  options: -size -no_tournament_rule -level");
+    assert_eq!(
+        list[3],
+        "pyloff  options: -size -all_freedoms -cut_down -level"
+    );
     assert!(cmd.first("help").starts_with("ok help"));
     let help = cmd.send("help ploy");
     assert!(
@@ -390,18 +393,20 @@ fn deadlines_remind_and_forfeit() {
         let r = cmd.first("ploy move 102 bob pb-secret e7-e6");
         assert_eq!(r, "error 409: board 102 is over: alice (Green) wins (time)");
     }
-    // Board 103 (free-for-all, three opponents): alice cannot forfeit, so on time the bot
-    // played her move, and the bots theirs.
+    // Board 103 (free-for-all, three opponents): on time alice withdrew (her pieces left
+    // the board), and with only bots left the game was abandoned at once, nobody winning.
     {
         let mut cmd = Cmd::start(&db, &["--now", &at(t0 + 4 * day)]);
         let (moves, status) = history(&mut cmd, 103);
-        assert!(moves.len() >= 4, "{moves:?}");
+        assert_eq!(moves, ["time"], "the withdrawal is the only entry");
         let h = cmd.send("ploy history 103");
-        assert!(h[1].ends_with("(played by the bot on time)"), "{h:?}");
-        assert!(!h[2].contains("on time"), "{h:?}");
-        assert!(
-            status == "alice (Green) to move" || status.starts_with("Game over"),
-            "{status}"
+        assert_eq!(
+            h[1], "1. alice (Green) time (withdrew: his pieces left the board)",
+            "{h:?}"
+        );
+        assert_eq!(
+            status,
+            "Game over: abandoned: only bots were left; nobody wins"
         );
     }
     // Eight days: the sweep forfeits board 101.
