@@ -1,4 +1,4 @@
-//! Measures the positions of issue 24's defects: the blind spot (`K10 J10 H7 J12 J13 G12
+//! Measures the positions of two known defects of the search: the blind spot (`K10 J10 H7 J12 J13 G12
 //! H11 H12 K12 J8`, and after `L11`) at a node budget, and what depth 1 alone costs there.
 //!
 //! `cargo run --release -p pente --example defects -- [NODES] [WIDTH]`

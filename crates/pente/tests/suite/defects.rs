@@ -1,4 +1,4 @@
-//! The defects of the full-strength search named in issue 24: a search answers with at
+//! Defects of the full-strength search, pinned: a search answers with at
 //! least depth 1 completed, whatever the budget.
 
 use std::time::Duration;
@@ -15,7 +15,7 @@ fn line(rules: Rules, moves: &str) -> Position {
         .unwrap()
 }
 
-/// The blind spot position of issue 24 after White's `L11` (Black to move, a win for
+/// The blind-spot position after White's `L11` (Black to move, a win for
 /// Black), and two positions where the move is decided: White can make five on row 10
 /// (`O10` or `J10`), and Black must stop White's five at `O10` (`J10` is Black's).
 fn positions() -> Vec<(Position, &'static str)> {
