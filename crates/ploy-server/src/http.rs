@@ -28,18 +28,14 @@
 //! idle limit for kept-alive connections and a cap on open connections; see
 //! [`ServeOptions`].
 
-use std::convert::Infallible;
 use std::sync::Arc;
-use std::sync::mpsc;
 use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
-use futures_util::Stream;
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -57,6 +53,7 @@ pub use options::ServeOptions;
 mod bodies;
 mod client;
 mod conn;
+mod events;
 mod guard;
 mod options;
 
@@ -733,77 +730,6 @@ async fn post_command(
         .into_response())
 }
 
-fn event_stream(
-    app: &AppState,
-    game: Option<i64>,
-    backlog: Vec<Event>,
-) -> Sse<impl Stream<Item = Result<SseEvent, Infallible>> + use<>> {
-    let rx = app.events.subscribe();
-    let last = backlog.last().map_or(0, |e| e.seq);
-    let hello = SseEvent::default()
-        .event("ready")
-        .data(json!({"game": game}).to_string());
-    let first = futures_util::stream::iter(
-        std::iter::once(Ok(hello)).chain(backlog.into_iter().map(|e| Ok(sse_of(&e)))),
-    );
-    let live = futures_util::stream::unfold((rx, last), move |(mut rx, last)| async move {
-        loop {
-            match rx.recv().await {
-                Ok(e) if e.seq > last && game.is_none_or(|g| g == e.game_id) => {
-                    let seq = e.seq;
-                    return Some((Ok(sse_of(&e)), (rx, seq)));
-                }
-                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
-                Err(broadcast::error::RecvError::Closed) => return None,
-            }
-        }
-    });
-    use futures_util::StreamExt as _;
-    Sse::new(first.chain(live)).keep_alive(KeepAlive::new().interval(app.options.stream_keep_alive))
-}
-
-fn sse_of(e: &Event) -> SseEvent {
-    SseEvent::default()
-        .event(e.kind.clone())
-        .id(e.seq.to_string())
-        .data(json!({"seq": e.seq, "id": e.game_id, "ply": e.ply, "kind": e.kind}).to_string())
-}
-
-async fn backlog(
-    app: &AppState,
-    headers: &HeaderMap,
-    game: Option<i64>,
-) -> Result<Vec<Event>, ApiError> {
-    let Some(last) = headers
-        .get("last-event-id")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<i64>().ok())
-    else {
-        return Ok(Vec::new());
-    };
-    let s = Arc::clone(&app.service);
-    let events = blocking(move || Ok(s.store().events_after(last, 1000)?)).await?;
-    Ok(events
-        .into_iter()
-        .filter(|e| game.is_none_or(|g| g == e.game_id))
-        .collect())
-}
-
-async fn game_events(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let id = existing(&app.service, &id).await?;
-    let backlog = backlog(&app, &headers, Some(id)).await?;
-    Ok(event_stream(&app, Some(id), backlog).into_response())
-}
-
-async fn all_events(State(app): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let backlog = backlog(&app, &headers, None).await?;
-    Ok(event_stream(&app, None, backlog).into_response())
-}
-
 async fn not_found() -> ApiError {
     ApiError::not_found("no such route; the API is under /api/ (see docs/server.md)")
 }
@@ -874,8 +800,8 @@ fn router(app: AppState) -> Router {
         .route("/api/games/{id}/reject", action_route("reject"))
         .route("/api/games/{id}/join", action_route("join"))
         .route("/api/games/{id}/decline", action_route("decline"))
-        .route("/api/games/{id}/events", get(game_events))
-        .route("/api/events", get(all_events))
+        .route("/api/games/{id}/events", get(events::game_events))
+        .route("/api/events", get(events::all_events))
         .route("/api/inbox", get(get_inbox).post(post_inbox))
         .route("/api/command", post(post_command))
         .fallback(not_found)
@@ -922,37 +848,6 @@ fn no_store(res: &Response) -> Option<HeaderValue> {
         .then(|| HeaderValue::from_static("no-store"))
 }
 
-/// Watches the events table and hands every new change to the event streams: at once
-/// when this process wrote it (`poke`), and within a quarter of a second when another
-/// process (`ployd cmd`) did.
-fn start_watcher(service: &Arc<Service>, tx: broadcast::Sender<Event>) -> mpsc::Sender<()> {
-    let (poke_tx, poke_rx) = mpsc::channel::<()>();
-    let weak = Arc::downgrade(service);
-    let mut last = service.store().last_event().unwrap_or(0);
-    std::thread::Builder::new()
-        .name("events".to_owned())
-        .spawn(move || {
-            while !matches!(
-                poke_rx.recv_timeout(Duration::from_millis(250)),
-                Err(mpsc::RecvTimeoutError::Disconnected)
-            ) {
-                while poke_rx.try_recv().is_ok() {}
-                let Some(service) = weak.upgrade() else { break };
-                match service.store().events_after(last, 1000) {
-                    Ok(events) => {
-                        for e in events {
-                            last = e.seq;
-                            let _ = tx.send(e);
-                        }
-                    }
-                    Err(e) => eprintln!("ployd: reading events: {e}"),
-                }
-            }
-        })
-        .expect("a thread for the event stream can start");
-    poke_tx
-}
-
 /// Serves the API on `listener` until Ctrl-C or SIGTERM, with `options` (timers, limits,
 /// cookies, the proxy).
 ///
@@ -965,7 +860,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let timer_interval = options.timer_interval;
     let (tx, _) = broadcast::channel::<Event>(4096);
-    let poke = std::sync::Mutex::new(start_watcher(&service, tx.clone()));
+    let poke = std::sync::Mutex::new(events::start_watcher(&service, tx.clone()));
     service.set_on_change(Box::new(move || {
         let _ = poke
             .lock()
