@@ -88,6 +88,7 @@
 //! ```
 
 mod brs;
+mod kind;
 mod mcts;
 mod paranoid;
 mod reference;
@@ -99,6 +100,7 @@ use crate::game::MoveBuffer;
 use crate::limits::Limits;
 
 pub use brs::{Brs, BrsPlayers};
+pub use kind::{SearchKind, SearchKindError};
 pub use mcts::{Mcts, MctsConfig, MctsResult};
 pub use paranoid::Paranoid;
 pub use reference::{brs_reference, paranoid_reference};
