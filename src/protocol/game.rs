@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use ploy_search::multi::SearchKind;
 #[cfg(feature = "cli")]
 use ploy_search::{Info, Score};
 use ploy_search::{Level, Limits, SearchOptions};
@@ -30,6 +31,10 @@ pub(super) struct GoRequest {
     /// The strength to play at (the `Level` option, common to every game; 8 is full
     /// strength). Each game's search hands it to its engine.
     pub(super) level: Level,
+    /// The multi-player search of a three- or four-player game (the `Search` option, common
+    /// to every game), or `None` for the game's default. Two-player games ignore it.
+    #[allow(dead_code)] // read by the games that choose among multi-player searches
+    pub(super) search: Option<SearchKind>,
 }
 
 /// One game the protocol can play: Ploy, and with the `cli` feature Pente and Pyloff

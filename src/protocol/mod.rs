@@ -225,6 +225,7 @@ pub fn run_protocol_with(
             multipv: 1,
             ponder: false,
             level: ploy_search::Level::MAX,
+            search: None,
             start_threads: start.threads.clamp(1, MAX_THREADS),
         },
         jobs,

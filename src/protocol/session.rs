@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use ploy_engine::MAX_HASH_MB;
+use ploy_search::multi::SearchKind;
 use ploy_search::{Level, Limits};
 
 use super::game::{GoRequest, ProtocolGame};
@@ -53,6 +54,9 @@ pub(super) struct Options {
     pub(super) ponder: bool,
     /// The `Level` option: every game's engine plays at this level.
     pub(super) level: Level,
+    /// The `Search` option: the multi-player search of three- and four-player games, or
+    /// `None` (`default`) for each game's own default.
+    pub(super) search: Option<SearchKind>,
     /// The `Threads` value the session started with (what `uci` calls its default).
     pub(super) start_threads: usize,
 }
@@ -191,6 +195,10 @@ impl Session {
             Level::MAX,
             Level::MIN,
             Level::MAX
+        ));
+        self.say(&format!(
+            "option name Search type combo default default var default var {}",
+            SearchKind::NAMES.join(" var ")
         ));
         for line in self.game.option_lines() {
             self.say(&line);
@@ -331,6 +339,13 @@ impl Session {
             }
             "level" => {
                 self.options.level = value.parse().map_err(|e| format!("option `Level`: {e}"))?;
+            }
+            "search" => {
+                self.options.search = if v == "default" {
+                    None
+                } else {
+                    Some(value.parse().map_err(|e| format!("option `Search`: {e}"))?)
+                };
             }
             "ponder" => {
                 self.options.ponder = match v.as_str() {
@@ -500,6 +515,7 @@ impl Session {
             searchmoves,
             ponder_move: self.options.ponder,
             level: self.options.level,
+            search: self.options.search,
         };
         let search = self.game.search(request, self.out.clone())?;
         let out = self.out.clone();

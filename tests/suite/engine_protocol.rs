@@ -956,3 +956,47 @@ fn the_level_option_weakens_the_search_and_refuses_what_is_not_a_level() {
     let lines = e.until("bestmove");
     assert_eq!(info_lines(&lines).last().map(|i| i.depth), Some(3));
 }
+
+/// `setoption name Search value KIND`: announced by `uci` as a combo of `default` and the
+/// multi-player searches; anything else refused with the search's message, changing
+/// nothing; a two-player game ignores it (the same search, line for line).
+#[test]
+fn the_search_option_names_a_multi_player_search_and_refuses_others() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = e.until("uciok");
+    assert!(
+        hello.contains(
+            &"option name Search type combo default default var default var paranoid var brs var brs+ var mcts"
+                .to_owned()
+        ),
+        "{hello:?}"
+    );
+    for bad in ["minimax", "brs++", "3"] {
+        e.send(&format!("setoption name Search value {bad}"));
+        let line = e.next("an error");
+        assert!(
+            line.starts_with("info string error option `Search`: ")
+                && line.contains("paranoid, brs, brs+ or mcts"),
+            "{bad:?}: {line}"
+        );
+    }
+    e.send("position startpos");
+    e.send("go depth 3");
+    let before = e.until("bestmove");
+    for kind in ["BRS+", "mcts", "default"] {
+        e.send(&format!("setoption name Search value {kind}"));
+        e.send("ucinewgame");
+        e.send("position startpos");
+        e.send("go depth 3");
+        let after = e.until("bestmove");
+        assert_eq!(bestmove(&after), bestmove(&before), "{kind}");
+        let lines = |l: &[String]| {
+            info_lines(l)
+                .into_iter()
+                .map(|i| (i.depth, i.score, i.pv))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(lines(&after), lines(&before), "{kind}");
+    }
+}
