@@ -253,3 +253,58 @@ fn a_watched_game_follows_its_players_live() {
         json!([id, pente])
     );
 }
+
+/// A withdrawal from a free-for-all is a change of its own (event `withdrawal`, no move
+/// follows it while a person is to move): the watcher's board shows the player out at once.
+#[test]
+fn a_watcher_sees_a_withdrawal_live() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(mut b) = browser_or_skip("a_watcher_sees_a_withdrawal_live") else {
+        return;
+    };
+    let dir = temp_dir("page-watch-withdrawal");
+    let server = Server::start(&dir.join("db"), &[]);
+    let url = base(&server);
+    signup(server.addr, "bob", "hunter22");
+    signup(server.addr, "carol", "carol-pw1");
+    let r = post(
+        server.addr,
+        "/api/games",
+        &json!({"game": "ploy", "options": ["-variant=ffa"],
+                "players": ["bob", "carol", "bot", "bot"],
+                "userid": "bob", "password": "hunter22"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.text());
+    let id = r.json()["id"].as_i64().unwrap();
+    common::join(server.addr, id, "carol", "carol-pw1");
+    b.navigate(&format!("{url}/#game/{id}")).unwrap();
+    b.wait_for(
+        &format!("window.ployd.latest() && window.ployd.latest().id === {id} && window.ployd.latest().status === 'active'"),
+        WAIT,
+    )
+    .unwrap();
+    assert_eq!(
+        b.eval("document.querySelector('#players li[data-seat=\"0\"]').classList.contains('out')")
+            .unwrap(),
+        json!(false)
+    );
+    // bob (Green, to move) leaves; carol (Red) is to move next, so nothing else happens.
+    let r = post(
+        server.addr,
+        &format!("/api/games/{id}/resign"),
+        &json!({"userid": "bob", "password": "hunter22"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["to_move"], "carol");
+    b.wait_for(
+        "document.querySelector('#players li[data-seat=\"0\"]').classList.contains('out') \
+         && document.getElementById('game-status').textContent === 'carol (Red) to move'",
+        WAIT,
+    )
+    .unwrap();
+    assert_eq!(
+        b.eval("document.querySelectorAll('[data-piece]').length === window.ployd.latest().position.pieces.length && window.ployd.latest().position.pieces.every((p) => p.colour !== 'green')")
+            .unwrap(),
+        json!(true)
+    );
+}
