@@ -5,8 +5,11 @@
 //! files live in the crate's `page/` directory:
 //!
 //! - `index.html`, `page.css`: the page and its style;
-//! - `app.js`: sign-in, the game list, challenges, the game view (players, move list with a
-//!   slider, live updates, draw offers, resignation) and the board-module registry;
+//! - `app.js`: sign-in, routing, the new-game form, live updates and the board-module
+//!   registry; it loads last and hands its shared helpers to `lists.js` and `game.js`;
+//! - `lists.js`: the lists of games ("Your games", and "Watch games": every game, paged);
+//! - `game.js`: the game view (players, move list with a slider, draw offers, resignation,
+//!   the record to download, rematch; read-only for whoever holds no seat);
 //! - `ploy.js`, `pente.js`, `pyloff.js`: the board modules of Ploy (every variant), Pente
 //!   and Pyloff, drawn in SVG from each game's JSON (each file's head describes it);
 //! - `board.js`: what the three board modules share (SVG elements, a board's click and
@@ -15,7 +18,7 @@
 //! - `notes.js`: times as dates, and the notifications shown under the game list;
 //! - `howto.js`: "How to play", a short account of each game's rules;
 //! - `touch.js`: the confirm step before a move is sent, and zoom for big boards;
-//! - a game without a module of its own is shown by a generic one in `app.js`: its text
+//! - a game without a module of its own is shown by a generic one in `game.js`: its text
 //!   board and its legal moves as buttons.
 //!
 //! Every response carries a Content-Security-Policy that allows only this server as a
@@ -59,6 +62,8 @@ pub const ASSETS: &[Asset] = &[
         include_str!("../page/page.css"),
     ),
     Asset::new("/page/app.js", SCRIPT, include_str!("../page/app.js")),
+    Asset::new("/page/lists.js", SCRIPT, include_str!("../page/lists.js")),
+    Asset::new("/page/game.js", SCRIPT, include_str!("../page/game.js")),
     Asset::new("/page/board.js", SCRIPT, include_str!("../page/board.js")),
     Asset::new("/page/ploy.js", SCRIPT, include_str!("../page/ploy.js")),
     Asset::new("/page/pente.js", SCRIPT, include_str!("../page/pente.js")),

@@ -8,7 +8,7 @@ use super::*;
 /// JavaScript that defines `byLabel(text)`: the form control whose `<label>` reads `text`
 /// or whose accessible name (`aria-label`) is `text`, and `pick(text, optionText)`: chooses
 /// the select's option shown as `optionText`.
-const BY_LABEL: &str = "
+pub(super) const BY_LABEL: &str = "
   window.byLabel = (text) => {
     const l = [...document.querySelectorAll('#new-form label')].find((l) => l.textContent.trim() === text);
     if (l) return l.control;

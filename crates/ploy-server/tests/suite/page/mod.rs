@@ -12,10 +12,13 @@ mod dates;
 mod form;
 mod howto;
 mod invitations;
+mod lists;
 mod pente;
+mod playing;
 mod pyloff;
 mod shield;
 mod touch;
+mod watch;
 
 use std::path::PathBuf;
 use std::sync::Mutex;
