@@ -92,8 +92,8 @@
   }
 
   function showOnly(id) {
-    for (const s of ['signin', 'lobby', 'new', 'game']) $(s).hidden = s !== id;
-    for (const [nav, section] of [['nav-games', 'lobby'], ['nav-new', 'new']]) {
+    for (const s of ['signin', 'lobby', 'new', 'game', 'ratings']) $(s).hidden = s !== id;
+    for (const [nav, section] of [['nav-games', 'lobby'], ['nav-new', 'new'], ['nav-ratings', 'ratings']]) {
       if (id === section) $(nav).setAttribute('aria-current', 'page');
       else $(nav).removeAttribute('aria-current');
     }
@@ -187,6 +187,13 @@
       return;
     }
     closeGame();
+    // The leaderboards (ratings.js) are public.
+    if (/^ratings(\/|$)/.test(hash)) {
+      showOnly('ratings');
+      document.title = 'ployd: ratings';
+      window.PloydRatings.show(hash);
+      return;
+    }
     if (!state.me) {
       showOnly('signin');
       document.title = 'ployd: sign in';
@@ -362,7 +369,7 @@
     const howto = window.PloydHowTo.section(t.name);
     $('new-howto').replaceChildren(...(howto ? [howto] : []));
     t.options.forEach((o, i) => {
-      (i === 0 || o.name === 'level' ? main : more).append(window.PloydOptions.field(o, mod, refreshSeats));
+      (i === 0 || o.name === 'level' || o.name === 'rated' ? main : more).append(window.PloydOptions.field(o, mod, refreshSeats));
     });
     refreshSeats();
   }
@@ -748,6 +755,7 @@
           el('span', { class: 'pnote', text: v.seats[i] + (note.note ? ' · ' + note.note : '') + (toMove ? ' · to move' : '') })));
     });
     $('players').replaceChildren(...players);
+    window.PloydRatings.decorate($('players'), v);
 
     // The move list and the slider.
     const moves = $('moves');

@@ -14,6 +14,7 @@ mod howto;
 mod invitations;
 mod pente;
 mod pyloff;
+mod ratings;
 mod shield;
 mod touch;
 
