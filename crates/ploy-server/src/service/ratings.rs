@@ -250,7 +250,8 @@ impl Service {
     /// exactly its two changes and no other game has any; each change is the Glicko-2
     /// period of the ratings before it, which are the ratings after the player's previous
     /// change (or the start); and the stored ratings are the last changes, with their
-    /// counts. Returns the problems found, each with its board (0 for a rating).
+    /// counts. Returns the problems found, each with its board (0 for a stored rating that
+    /// no game's change explains).
     ///
     /// # Errors
     /// Storage failure.

@@ -412,7 +412,10 @@ fn rated_games_change_both_ratings_as_glicko2_says_and_others_change_nothing() {
     .unwrap();
     let (code, out) = check(&db);
     assert_ne!(code, Some(0), "{out}");
-    assert!(out.contains("rating of bob for pente size 9"), "{out}");
+    assert!(
+        out.contains("ratings: rating of bob for pente size 9"),
+        "{out}"
+    );
     // The log of changes is append-only.
     assert!(conn.execute("DELETE FROM rating_changes", []).is_err());
     assert!(
