@@ -94,8 +94,8 @@
   }
 
   // The page's views (sections of index.html) and the links of the navigation to them.
-  const VIEWS = ['signin', 'lobby', 'new', 'watch', 'game'];
-  const NAV = [['nav-games', 'lobby'], ['nav-new', 'new'], ['nav-watch', 'watch']];
+  const VIEWS = ['signin', 'lobby', 'new', 'watch', 'ratings', 'game'];
+  const NAV = [['nav-games', 'lobby'], ['nav-new', 'new'], ['nav-watch', 'watch'], ['nav-ratings', 'ratings']];
 
   function showOnly(id) {
     for (const s of VIEWS) $(s).hidden = s !== id;
@@ -202,6 +202,13 @@
       lists.loadWatch(hash);
       return;
     }
+    // The leaderboards (ratings.js) are public.
+    if (/^ratings(\/|$)/.test(hash)) {
+      showOnly('ratings');
+      document.title = 'ployd: ratings';
+      window.PloydRatings.show(hash);
+      return;
+    }
     if (!state.me) {
       showOnly('signin');
       document.title = 'ployd: sign in';
@@ -267,7 +274,7 @@
     const howto = window.PloydHowTo.section(t.name);
     $('new-howto').replaceChildren(...(howto ? [howto] : []));
     t.options.forEach((o, i) => {
-      (i === 0 || o.name === 'level' ? main : more).append(window.PloydOptions.field(o, mod, refreshSeats));
+      (i === 0 || o.name === 'level' || o.name === 'rated' ? main : more).append(window.PloydOptions.field(o, mod, refreshSeats));
     });
     refreshSeats();
   }

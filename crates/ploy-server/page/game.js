@@ -275,6 +275,7 @@
             el('span', { class: 'pnote', text: v.seats[i] + (note.note ? ' · ' + note.note : '') + (toMove ? ' · to move' : '') })));
       });
       $('players').replaceChildren(...players);
+      window.PloydRatings.decorate($('players'), v);
 
       // The move list and the slider.
       const moves = $('moves');

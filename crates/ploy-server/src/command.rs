@@ -29,9 +29,11 @@ use std::net::IpAddr;
 use std::sync::Arc;
 
 use crate::auth::BOT;
-use crate::game::{LEVEL_OPTION, OptionKind, excerpt};
+use crate::game::{LEVEL_OPTION, OptionKind, RATED_OPTION, excerpt};
 use crate::service::{ApiError, Credentials, GameView, Service, Verdicts};
 use crate::store::Source;
+
+mod ratings;
 
 /// The commands, for `help`.
 pub const HELP: &str = "\
@@ -67,9 +69,12 @@ Commands (one a line; words separated by spaces):
                                               options, every player one seat on
   GAME propose|accept|reject BOARD USER PASSWORD
                                               offer, accept or reject a draw
+  GAME ratings [SIZE] [PAGE]                  the leaderboard of GAME on boards of side
+                                              SIZE (the game's default board if left out)
 Every game also takes -deadline=DURATION (time per move; a player out of time forfeits)
 and -reminder=DURATION (a reminder before that), durations such as 7d, 36h, 90m, and a
 game with a bot seat -level=N (the bot's strength, 1 weakest to 8 full strength, default 8).
+A game of two people may be -rated: its end changes both players' ratings.
 The first line of a reply is `ok ...` or `error CODE: reason`.";
 
 /// A reply: the first line and the lines for people.
@@ -273,7 +278,7 @@ fn run(service: &Service, words: &[&str], session: &Caller) -> Result<Reply, Api
                 let opts: Vec<String> = g
                     .options()
                     .iter()
-                    .chain(std::iter::once(&LEVEL_OPTION))
+                    .chain([&LEVEL_OPTION, &RATED_OPTION])
                     .map(|o| format!("-{}", o.name))
                     .collect();
                 reply
@@ -315,7 +320,7 @@ fn run(service: &Service, words: &[&str], session: &Caller) -> Result<Reply, Api
             let Some((&verb, args)) = rest.split_first() else {
                 return if service.registry().get(game).is_some() {
                     Err(usage(&format!(
-                        "{game} challenge|join|decline|move|show|history|games|resign|propose|accept|reject ..."
+                        "{game} challenge|join|decline|move|show|history|games|resign|propose|accept|reject|ratings ..."
                     )))
                 } else {
                     Err(ApiError::bad_request(format!(
@@ -335,7 +340,7 @@ fn game_help(service: &Service, game: &str) -> Result<Reply, ApiError> {
     let mut text = String::new();
     let _ = writeln!(text, "{}", g.help());
     let _ = writeln!(text, "Options:");
-    for o in g.options().iter().chain(std::iter::once(&LEVEL_OPTION)) {
+    for o in g.options().iter().chain([&LEVEL_OPTION, &RATED_OPTION]) {
         let form = match o.kind {
             OptionKind::Flag => format!("-{}", o.name),
             OptionKind::Number { min, max } => format!("-{}=N ({min}..{max})", o.name),
@@ -651,6 +656,7 @@ fn game_command(
             };
             Ok(Reply::ok(first).with_text(&board_text(&view)))
         }
+        "ratings" => ratings::leaderboard(service, game, args),
         other => Err(ApiError::bad_request(format!(
             "unknown command `{game} {}`; `help` lists them",
             excerpt(other)

@@ -56,6 +56,7 @@ mod conn;
 mod events;
 mod guard;
 mod options;
+mod ratings;
 
 /// The largest request body accepted, bytes.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -397,11 +398,12 @@ async fn list_types(State(app): State<AppState>) -> Response {
         .registry()
         .iter()
         .map(|g| {
-            // The game's options, then the server's `-level` (for a game with a bot seat).
+            // The game's options, then the server's `-level` (for a game with a bot seat)
+            // and `-rated` (for a game of two people).
             let options: Vec<Value> = g
                 .options()
                 .iter()
-                .chain(std::iter::once(&crate::game::LEVEL_OPTION))
+                .chain([&crate::game::LEVEL_OPTION, &crate::game::RATED_OPTION])
                 .map(|o| {
                     let (kind, extra) = match o.kind {
                         crate::game::OptionKind::Flag => ("flag", json!(null)),
@@ -788,6 +790,8 @@ fn router(app: AppState) -> Router {
         .route("/api/password", post(change_password))
         .route("/page/{file}", get(page_asset))
         .route("/api/types", get(list_types))
+        .route("/api/users/{id}", get(ratings::get_user))
+        .route("/api/ratings", get(ratings::get_ratings))
         .route("/api/types/{name}/seats", post(type_seats))
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(get_game))

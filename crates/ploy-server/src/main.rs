@@ -458,7 +458,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 Err(e) => (0, Vec::new(), Some(e.to_string())),
             };
             for p in &problems {
-                println!("board {}: {}", p.id, p.problem);
+                // A rating that differs from the rated games belongs to no one board.
+                if p.id == 0 {
+                    println!("ratings: {}", p.problem);
+                } else {
+                    println!("board {}: {}", p.id, p.problem);
+                }
             }
             if let Some(e) = &failed {
                 println!("replay: {e}");
@@ -475,7 +480,11 @@ fn run(cli: Cli) -> Result<(), String> {
             } else if problems.is_empty() {
                 Ok(())
             } else {
-                Err(format!("{} games do not replay as cached", problems.len()))
+                Err(format!(
+                    "{} problems: games that do not replay as cached, or ratings that differ \
+                     from the rated games",
+                    problems.len()
+                ))
             }
         }
         Command::Backup { file, force } => {

@@ -18,6 +18,8 @@
 //! - `notes.js`: times as dates, and the notifications shown under the game list;
 //! - `howto.js`: "How to play", a short account of each game's rules;
 //! - `touch.js`: the confirm step before a move is sent, and zoom for big boards;
+//! - `ratings.js`: the leaderboards, the players' ratings beside their names and the
+//!   new-game form's "Rated game" checkbox;
 //! - a game without a module of its own is shown by a generic one in `game.js`: its text
 //!   board and its legal moves as buttons.
 //!
@@ -76,6 +78,11 @@ pub const ASSETS: &[Asset] = &[
     Asset::new("/page/notes.js", SCRIPT, include_str!("../page/notes.js")),
     Asset::new("/page/howto.js", SCRIPT, include_str!("../page/howto.js")),
     Asset::new("/page/touch.js", SCRIPT, include_str!("../page/touch.js")),
+    Asset::new(
+        "/page/ratings.js",
+        SCRIPT,
+        include_str!("../page/ratings.js"),
+    ),
 ];
 
 /// The Content-Security-Policy of the page: this server only, no inline script.

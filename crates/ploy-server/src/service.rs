@@ -29,6 +29,7 @@ pub mod error;
 pub mod hashing;
 pub mod invitations;
 pub mod moves;
+pub mod ratings;
 pub mod replay;
 pub mod throttle;
 pub mod timers;

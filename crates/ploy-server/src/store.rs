@@ -36,6 +36,7 @@ mod health;
 mod inbox;
 mod invitations;
 mod mail;
+mod ratings;
 mod rows;
 mod schema;
 
@@ -43,6 +44,9 @@ pub use games::GameQuery;
 pub use health::Scan;
 pub use invitations::Join;
 pub use mail::{Confirmation, MailAddress, NewMail, QueuedMail};
+pub use ratings::{
+    RatedEnd, RatedOutcome, Rating, RatingChange, RatingRow, TAU as GLICKO2_TAU, rating_period,
+};
 pub use rows::{
     Cache, EndKind, Ending, Event, GameRow, Invitation, MoveRow, NewGame, Note, NoteRow,
     OfferChange, Source, Summary, Write, WriteError, status_word,
@@ -262,6 +266,7 @@ mod tests {
             moves: vec![],
             cache: cache(0),
             notes: vec![],
+            rated: false,
         };
         let id = store.create_game(&new, 0).unwrap();
         assert_eq!(id, 101);
@@ -284,6 +289,7 @@ mod tests {
             event: "move",
             reminded_ply: None,
             now: 1,
+            rating: None,
         };
         store.write(&w).unwrap();
         // The same write again is stale: one row only.

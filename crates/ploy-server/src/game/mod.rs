@@ -297,6 +297,13 @@ pub const LEVEL_OPTION: OptionSpec = OptionSpec::number(
      with a bot seat",
 );
 
+/// The server's option `-rated`: the game changes its two players' ratings (Glicko-2, per
+/// game type and board size). Only in a game of two people (no bot seat).
+pub const RATED_OPTION: OptionSpec = OptionSpec::flag(
+    "rated",
+    "the game changes both players' ratings; only in a game of two people, without a bot",
+);
+
 /// The transposition table of each game's bot, bytes.
 pub(crate) const BOT_TABLE_BYTES: usize = 8 << 20;
 

@@ -6,11 +6,12 @@ use super::Service;
 use super::accounts::Credentials;
 use super::error::ApiError;
 use super::invitations::{INVITATION_LAPSE, MIN_DEADLINE_WITH_PEOPLE};
+use super::ratings::{check_rated_seats, take_rated};
 use super::replay::{Replayed, derive, play_forced, take_level};
 use super::timers::{format_duration, timer_options};
 use super::view::GameView;
 use crate::auth::{self, BOT};
-use crate::game::{DynGame, Level, Options};
+use crate::game::{DynGame, Level, Options, RATED_OPTION};
 use crate::store::{NewGame, Note};
 
 /// What a challenge would seat ([`Service::setup`]).
@@ -28,26 +29,32 @@ pub struct Setup {
     pub seats: Vec<String>,
 }
 
-/// A challenge's game type, its options, its deadline and reminder in seconds, and the
-/// level of its bot seats if given.
+/// A challenge's game type, its options, its deadline and reminder in seconds, the
+/// level of its bot seats if given, and whether it is rated.
 type ChallengeOptions = (
     Arc<dyn DynGame>,
     Options,
     Option<i64>,
     Option<i64>,
     Option<Level>,
+    bool,
 );
 
-/// The canonical options of a challenge: the game's, then the level and the timers.
+/// The canonical options of a challenge: the game's, then the level, `-rated` and the
+/// timers.
 fn canonical_options(
     options: &Options,
     level: Option<Level>,
+    rated: bool,
     deadline: Option<i64>,
     reminder: Option<i64>,
 ) -> Vec<String> {
     let mut all = options.to_texts();
     if let Some(l) = level {
         all.push(format!("-level={l}"));
+    }
+    if rated {
+        all.push(format!("-{}", RATED_OPTION.name));
     }
     if let Some(d) = deadline {
         all.push(format!("-deadline={}", format_duration(d)));
@@ -78,8 +85,9 @@ impl Service {
         )
         .map_err(ApiError::bad_request)?;
         let level = take_level(&mut rest)?;
+        let rated = take_rated(&mut rest)?;
         let (deadline, reminder) = timer_options(game.name(), rest)?;
-        Ok((game, options, deadline, reminder, level))
+        Ok((game, options, deadline, reminder, level, rated))
     }
 
     /// What a challenge of `game_name` with `option_texts` would seat, without starting
@@ -89,12 +97,12 @@ impl Service {
     /// # Errors
     /// 400 for an unknown game type, a bad option or options that cannot be combined.
     pub fn setup(&self, game_name: &str, option_texts: &[String]) -> Result<Setup, ApiError> {
-        let (game, options, deadline, reminder, level) =
+        let (game, options, deadline, reminder, level, rated) =
             self.challenge_options(game_name, option_texts)?;
         let range = game.players(&options);
         game.start(&options, *range.start())
             .map_err(ApiError::bad_request)?;
-        let canonical = canonical_options(&options, level, deadline, reminder);
+        let canonical = canonical_options(&options, level, rated, deadline, reminder);
         Ok(Setup {
             game: game.name().to_owned(),
             options: canonical,
@@ -156,7 +164,7 @@ impl Service {
         credentials: &Credentials,
         players: &[String],
     ) -> Result<GameView, ApiError> {
-        let (game, options, deadline, reminder, level) =
+        let (game, options, deadline, reminder, level, rated) =
             self.challenge_options(game_name, option_texts)?;
         let range = game.players(&options);
         if !range.contains(&players.len()) {
@@ -198,6 +206,9 @@ impl Service {
             return Err(ApiError::bad_request(
                 "-level sets the bot's strength: this game has no bot seat",
             ));
+        }
+        if rated {
+            check_rated_seats(&seats)?;
         }
         if !seats.iter().any(|s| s.eq_ignore_ascii_case(&user)) {
             return Err(ApiError::forbidden(format!(
@@ -243,7 +254,7 @@ impl Service {
             derived,
         };
         let canonical = options.to_texts();
-        let all_options = canonical_options(&options, level, deadline, reminder);
+        let all_options = canonical_options(&options, level, rated, deadline, reminder);
         let new = NewGame {
             game: game.name().to_owned(),
             options: all_options,
@@ -256,6 +267,7 @@ impl Service {
             moves,
             cache: self.cache_of(&r, &seats, now),
             notes: Vec::new(),
+            rated,
         };
         // The notes name the board, known only after the insert: written with it below.
         let mut new = new;

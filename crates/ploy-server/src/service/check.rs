@@ -14,7 +14,8 @@ pub struct CheckProblem {
 }
 
 impl Service {
-    /// Replays every game from its log and compares the result with the cached columns.
+    /// Replays every game from its log and compares the result with the cached columns,
+    /// then checks the ratings against the rated games ([`Service::check_ratings`]).
     ///
     /// # Errors
     /// Storage failure.
@@ -46,6 +47,11 @@ impl Service {
                 });
             }
         }
+        problems.extend(
+            self.check_ratings()?
+                .into_iter()
+                .map(|(id, problem)| CheckProblem { id, problem }),
+        );
         Ok((ids.len(), problems))
     }
 }

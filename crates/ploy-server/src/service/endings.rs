@@ -86,6 +86,7 @@ impl Service {
             },
             reminded_ply: None,
             now: ending.at,
+            rating: self.rated_end(row, &r, Some(&ending)),
         };
         self.store.write(&w)?;
         self.after_write(row.id, &r, &row.players, actor);
@@ -163,6 +164,7 @@ impl Service {
             },
             reminded_ply: None,
             now,
+            rating: self.rated_end(row, &r, ending.as_ref()),
         };
         self.store.write(&w)?;
         self.after_write(row.id, &r, &row.players, actor);

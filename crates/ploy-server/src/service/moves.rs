@@ -158,6 +158,7 @@ impl Service {
             event: "move",
             reminded_ply: None,
             now,
+            rating: self.rated_end(row, r, None),
         };
         self.store.write(&w)?;
         self.after_write(row.id, r, &row.players, actor);

@@ -98,6 +98,8 @@ impl Service {
         // The server's own options (timers, level) are stored with the game's.
         let level = take_level(&mut rest)
             .map_err(|e| ApiError::internal(format!("stored options: {}", e.message)))?;
+        super::ratings::take_rated(&mut rest)
+            .map_err(|e| ApiError::internal(format!("stored options: {}", e.message)))?;
         if rest
             .iter()
             .any(|(name, _)| name != "deadline" && name != "reminder")
@@ -238,6 +240,7 @@ impl Service {
             event,
             reminded_ply: None,
             now,
+            rating: None,
         }
     }
 

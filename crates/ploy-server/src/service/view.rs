@@ -58,6 +58,8 @@ pub struct GameView {
     pub deadline_at: Option<i64>,
     /// The level of the bot seats (1 to 8), `None` in a game without a bot seat.
     pub bot_level: Option<u8>,
+    /// Whether the game is rated (`-rated`): its end changes both players' ratings.
+    pub rated: bool,
     /// The rules version.
     pub rules_version: u32,
     /// The game's own JSON of the position.
@@ -92,6 +94,7 @@ impl GameView {
             "draw_offers": self.draw_offers,
             "deadline_at": self.deadline_at,
             "bot_level": self.bot_level,
+            "rated": self.rated,
             "rules_version": self.rules_version,
             "position": self.position,
             "board": self.board,
@@ -176,6 +179,7 @@ impl Service {
                 .iter()
                 .any(|p| p == crate::auth::BOT)
                 .then(|| r.bot_level.get()),
+            rated: row.rated,
             rules_version: row.rules_version,
             position: r.state.render_json(),
             board: r.state.render_text(),

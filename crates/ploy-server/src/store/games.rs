@@ -4,6 +4,7 @@ use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
 use super::inbox::insert_notes;
 use super::invitations::read_invitations;
+use super::ratings::apply_rating;
 use super::rows::{
     Cache, EndKind, Ending, GameRow, MoveRow, NewGame, OfferChange, Source, Summary, Write,
     WriteError, status_word,
@@ -69,8 +70,8 @@ impl Store {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             tx.execute(
                 "INSERT INTO games(game, options, rules_version, deadline, reminder, created_at,
-                    ply, status, to_move_seat, winners, result, turn_since, challenger)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                    ply, status, to_move_seat, winners, result, turn_since, challenger, rated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                 params![
                     new.game,
                     to_json(&new.options),
@@ -85,6 +86,7 @@ impl Store {
                     new.cache.result,
                     new.cache.turn_since,
                     new.challenger,
+                    new.rated,
                 ],
             )?;
             let id = tx.last_insert_rowid();
@@ -198,6 +200,9 @@ impl Store {
                     "DELETE FROM draw_offers WHERE game_id = ?1 AND ply < ?2",
                     params![w.game_id, to_i64(w.cache.ply)],
                 )?;
+            }
+            if let Some(end) = &w.rating {
+                apply_rating(&tx, w.game_id, end, w.now)?;
             }
             let cache = &w.cache;
             tx.execute(
@@ -440,7 +445,7 @@ pub(super) fn read_game(
     let head = tx
         .query_row(
             "SELECT game, options, rules_version, deadline, reminder, created_at, revision,
-                reminded_ply, status, challenger
+                reminded_ply, status, challenger, rated
              FROM games WHERE id = ?1",
             params![id],
             |r| {
@@ -455,6 +460,7 @@ pub(super) fn read_game(
                     Option<i64>,
                     String,
                     Option<String>,
+                    bool,
                 )>::try_from(r)
             },
         )
@@ -470,6 +476,7 @@ pub(super) fn read_game(
         reminded,
         status,
         challenger,
+        rated,
     )) = head
     else {
         return Ok(None);
@@ -545,5 +552,6 @@ pub(super) fn read_game(
         status,
         challenger,
         invitations: read_invitations(tx, id)?,
+        rated,
     }))
 }

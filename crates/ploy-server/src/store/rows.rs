@@ -162,6 +162,8 @@ pub struct GameRow {
     pub challenger: Option<String>,
     /// The other people the challenger seated, each with the time he joined.
     pub invitations: Vec<Invitation>,
+    /// Whether the game is rated (`-rated`).
+    pub rated: bool,
 }
 
 impl GameRow {
@@ -279,6 +281,8 @@ pub struct Write {
     pub reminded_ply: Option<usize>,
     /// When.
     pub now: i64,
+    /// The end of a rated game: its players' ratings change in the same transaction.
+    pub rating: Option<super::RatedEnd>,
 }
 
 /// Why a write was not made.
@@ -334,6 +338,8 @@ pub struct NewGame {
     pub cache: Cache,
     /// Notifications; `{board}` in a subject or body stands for the new board's number.
     pub notes: Vec<Note>,
+    /// Whether the game is rated (`-rated`).
+    pub rated: bool,
 }
 
 /// A game in a list.

@@ -151,6 +151,44 @@ pub const MIGRATIONS: &[&str] = &[
         WHEN NEW.source NOT IN ('player', 'bot', 'forced', 'withdrawal')
         BEGIN SELECT RAISE(ABORT, 'unknown kind of log entry'); END;
     ",
+    // 5: ratings. Whether a game is rated (`-rated`, two people); each person's Glicko-2
+    //    rating per game type and board size; and, for each rated game that ended, the
+    //    rating of each of its two players before and after it (one rating period), kept
+    //    so that `ployd check` can recompute the ratings. Older games are unrated.
+    "
+    ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0 CHECK (rated IN (0, 1));
+    CREATE TABLE ratings (
+        userid TEXT NOT NULL COLLATE NOCASE REFERENCES users(userid),
+        game TEXT NOT NULL,
+        size INTEGER NOT NULL CHECK (size > 0),
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL CHECK (deviation > 0),
+        volatility REAL NOT NULL CHECK (volatility > 0),
+        games INTEGER NOT NULL CHECK (games > 0),
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (userid, game, size)
+    ) WITHOUT ROWID;
+    CREATE INDEX ratings_by_board ON ratings(game, size, rating DESC, userid);
+    CREATE TABLE rating_changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        userid TEXT NOT NULL COLLATE NOCASE REFERENCES users(userid),
+        score REAL NOT NULL CHECK (score IN (0, 0.5, 1)),
+        before_rating REAL NOT NULL,
+        before_deviation REAL NOT NULL,
+        before_volatility REAL NOT NULL,
+        after_rating REAL NOT NULL,
+        after_deviation REAL NOT NULL,
+        after_volatility REAL NOT NULL,
+        at INTEGER NOT NULL,
+        UNIQUE (game_id, seat)
+    );
+    CREATE TRIGGER rating_changes_no_update BEFORE UPDATE ON rating_changes
+        BEGIN SELECT RAISE(ABORT, 'rating changes are append-only'); END;
+    CREATE TRIGGER rating_changes_no_delete BEFORE DELETE ON rating_changes
+        BEGIN SELECT RAISE(ABORT, 'rating changes are append-only'); END;
+    ",
 ];
 
 pub(super) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {

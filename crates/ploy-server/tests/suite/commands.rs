@@ -84,10 +84,13 @@ fn whole_games_through_the_command_language() {
     let list = cmd.send("list");
     assert_eq!(list[0], "ok 3 game types");
     assert!(list[1].starts_with("ploy "));
-    assert_eq!(list[2], "pente  options: -size -no_tournament_rule -level");
+    assert_eq!(
+        list[2],
+        "pente  options: -size -no_tournament_rule -level -rated"
+    );
     assert_eq!(
         list[3],
-        "pyloff  options: -size -all_freedoms -cut_down -level"
+        "pyloff  options: -size -all_freedoms -cut_down -level -rated"
     );
     assert!(cmd.first("help").starts_with("ok help"));
     let help = cmd.send("help ploy");

@@ -16,6 +16,7 @@ mod lists;
 mod pente;
 mod playing;
 mod pyloff;
+mod ratings;
 mod shield;
 mod touch;
 mod watch;
