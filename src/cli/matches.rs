@@ -86,11 +86,9 @@
 //!     --games 100 --opening-plies 4 --time 100ms --no-capture-limit 0 --ply-cap 400 -j 1
 //! ```
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::Parser;
@@ -105,6 +103,7 @@ pub mod player;
 pub mod players;
 pub mod process;
 mod report;
+mod schedule;
 pub mod stats;
 
 use game::play_one;
@@ -115,7 +114,7 @@ pub use players::{
     Budget, EngineKind, Fault, FaultKind, Player, PlayerSetup, PlayerSpec, PlayerStats,
 };
 pub use process::{EngineProcess, ProcessSpec, parse_option};
-use report::progress_message;
+use report::{Counter, progress_message};
 pub use report::{MatchReport, PlayerReport, Standing};
 pub use stats::{
     Elo, GameResult, Hypothesis, Pentanomial, Sprt, Tally, expected_score, pentanomial_llr,
@@ -363,47 +362,11 @@ pub struct MatchPlan {
     pub jobs: u32,
 }
 
-/// What a worker tells the match.
-enum Event {
-    /// Its players are ready; what they say about themselves.
-    Started([Option<String>; 2]),
-    /// A finished game.
-    Game(Box<GameReport>),
-    /// Its players could not be made.
-    Failed(String),
-}
-
-/// A worker: makes its players, then plays the next game not yet taken until there is
-/// none or `stop` is raised.
-fn worker(
-    plan: &MatchPlan,
-    make: &(dyn Fn() -> Result<[Box<dyn Player>; 2], String> + Sync),
-    next: &AtomicU32,
-    stop: &AtomicBool,
-    events: mpsc::Sender<Event>,
-) {
-    let mut players = match make() {
-        Ok(p) => p,
-        Err(e) => {
-            stop.store(true, Ordering::Relaxed);
-            let _ = events.send(Event::Failed(e));
-            return;
-        }
-    };
-    let _ = events.send(Event::Started([players[0].about(), players[1].about()]));
-    while !stop.load(Ordering::Relaxed) {
-        let index = next.fetch_add(1, Ordering::Relaxed);
-        if index >= plan.games {
-            break;
-        }
-        let Some(report) = play_one(plan, index, &mut players, stop) else {
-            break;
-        };
-        if events.send(Event::Game(Box::new(report))).is_err() {
-            break;
-        }
+/// A worker's two players, A and B.
+impl schedule::Seats for [Box<dyn Player>; 2] {
+    fn about(&self) -> Vec<Option<String>> {
+        vec![self[0].about(), self[1].about()]
     }
-    // The players go here: engine programs are told to quit.
 }
 
 /// Plays the match `plan`: `make` gives each worker its players (A, B), `names` are their
@@ -417,83 +380,40 @@ pub fn play_match(
     plan: &MatchPlan,
     names: [&str; 2],
     make: &(dyn Fn() -> Result<[Box<dyn Player>; 2], String> + Sync),
+    on_game: impl FnMut(&GameReport, &Standing) -> Result<(), Failure>,
+) -> Result<MatchReport, Failure> {
+    play_match_from(plan, names, make, Counter::new(plan.sprt), on_game)
+}
+
+/// [`play_match`] after the games `counter` has counted already (from a log): the games
+/// from the next one on.
+fn play_match_from(
+    plan: &MatchPlan,
+    names: [&str; 2],
+    make: &(dyn Fn() -> Result<[Box<dyn Player>; 2], String> + Sync),
+    mut counter: Counter,
     mut on_game: impl FnMut(&GameReport, &Standing) -> Result<(), Failure>,
 ) -> Result<MatchReport, Failure> {
-    let next = AtomicU32::new(0);
-    let stop = AtomicBool::new(false);
-    let jobs = plan.jobs.clamp(1, plan.games.max(1));
-    let mut standing = Standing {
-        llr: plan.sprt.map(|_| 0.0),
-        ..Standing::default()
+    let first = if counter.standing.verdict.is_some() {
+        plan.games
+    } else {
+        counter.standing.tally.games()
     };
-    let mut about = None;
-    let mut failure = None;
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel();
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            scope.spawn(move || worker(plan, make, next, stop, tx));
-        }
-        drop(tx);
-        let mut waiting = BTreeMap::new();
-        let mut counted = 0u32;
-        let mut first_of_pair = None;
-        let mut done = false;
-        for event in rx {
-            match event {
-                Event::Started(a) => {
-                    about.get_or_insert(a);
-                }
-                Event::Failed(e) => {
-                    failure.get_or_insert(Failure::failed(e));
-                    done = true;
-                }
-                Event::Game(report) if !done => {
-                    waiting.insert(report.number, report);
-                    while let Some(report) = waiting.remove(&(counted + 1)) {
-                        counted += 1;
-                        let result = report.result();
-                        standing.tally.add(result);
-                        if let End::Forfeit { loser, .. } = report.end {
-                            standing.forfeits[loser] += 1;
-                        }
-                        standing.stats[0].add(report.stats[0]);
-                        standing.stats[1].add(report.stats[1]);
-                        let mut decided = false;
-                        match first_of_pair.take() {
-                            None => first_of_pair = Some(result),
-                            Some(first) => {
-                                standing.pairs.add(first, result);
-                                if let Some(sprt) = plan.sprt {
-                                    let llr = sprt.llr(&standing.pairs);
-                                    standing.llr = Some(llr);
-                                    standing.verdict = sprt.verdict(llr);
-                                    decided = standing.verdict.is_some();
-                                }
-                            }
-                        }
-                        if let Err(f) = on_game(&report, &standing) {
-                            failure.get_or_insert(f);
-                            decided = true;
-                        }
-                        if decided {
-                            done = true;
-                            break;
-                        }
-                    }
-                    if done {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                }
-                Event::Game(_) => {}
-            }
-        }
-    });
-    if let Some(f) = failure {
-        return Err(f);
-    }
-    let [a_about, b_about] = about.unwrap_or_default();
+    let play = |index: u32, players: &mut [Box<dyn Player>; 2], stop: &AtomicBool| {
+        play_one(plan, index, players, stop)
+    };
+    let about = schedule::schedule(first, plan.games, plan.jobs, make, &play, |report| {
+        let forfeit = match report.end {
+            End::Forfeit { loser, .. } => Some(loser),
+            _ => None,
+        };
+        let decided = counter.count(report.result(), forfeit, report.stats);
+        on_game(&report, &counter.standing)?;
+        Ok(decided)
+    })?;
+    let standing = counter.standing;
+    let mut about = about.into_iter();
+    let (a_about, b_about) = (about.next().flatten(), about.next().flatten());
     Ok(MatchReport {
         standing,
         sprt: plan.sprt,
