@@ -97,8 +97,14 @@ use ploy_search::MAX_DEPTH;
 
 use super::{Failure, RuleArgs, parse_duration, progress_bar};
 
+pub mod board_match;
+pub mod board_players;
+pub mod board_run;
+pub mod boards;
 mod game;
+pub mod log;
 pub mod openings;
+pub mod placings;
 pub mod player;
 pub mod players;
 pub mod process;
@@ -119,6 +125,44 @@ pub use report::{MatchReport, PlayerReport, Standing};
 pub use stats::{
     Elo, GameResult, Hypothesis, Pentanomial, Sprt, Tally, expected_score, pentanomial_llr,
 };
+
+/// The game of a match: `ploy` (the default), `pente` or `pyloff`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MatchGame {
+    /// Ploy, two players or four (as two teams).
+    #[default]
+    Ploy,
+    /// Pente.
+    Pente,
+    /// Pyloff, two to four players.
+    Pyloff,
+}
+
+impl std::str::FromStr for MatchGame {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<MatchGame, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "ploy" => Ok(MatchGame::Ploy),
+            "pente" => Ok(MatchGame::Pente),
+            "pyloff" => Ok(MatchGame::Pyloff),
+            _ => Err(format!(
+                "`{}`: the game is ploy, pente or pyloff",
+                super::excerpt(text, 40)
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for MatchGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MatchGame::Ploy => "ploy",
+            MatchGame::Pente => "pente",
+            MatchGame::Pyloff => "pyloff",
+        })
+    }
+}
 
 /// Reads `ELO0,ELO1` for `--sprt`.
 fn parse_elo_pair(text: &str) -> Result<(f64, f64), String> {
@@ -194,10 +238,12 @@ pub struct MatchArgs {
     /// start, or a position string with or without `| moves`; `#` starts a comment).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Plies (opening included) at which a game is adjudicated as a draw.
-    #[arg(long, default_value_t = 200, value_name = "PLIES",
+    /// Plies (opening included) at which a game is stopped: a draw in Ploy (default 200)
+    /// and Pente (default none: the board fills); in Pyloff the score decides (default
+    /// the crate's move cap, 364 on size 6).
+    #[arg(long, value_name = "PLIES",
           value_parser = clap::value_parser!(u32).range(1..))]
-    pub ply_cap: u32,
+    pub ply_cap: Option<u32>,
     /// Default budget: nodes per move (the default is 20000 nodes).
     #[arg(long, group = "budget", value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
@@ -249,6 +295,34 @@ pub struct MatchArgs {
     /// "forfeits", "a", "b"} (and no game lines).
     #[arg(long)]
     pub json: bool,
+    /// The game: ploy, pente or pyloff (players are then engine programs, `full` or
+    /// `random`).
+    #[arg(long, default_value_t = MatchGame::Ploy, value_name = "GAME")]
+    pub game: MatchGame,
+    /// Pente or Pyloff: the board size (Pente 7 to 19, odd [default: 19]; Pyloff 2 to 13
+    /// [default: 6]).
+    #[arg(long, value_name = "N")]
+    pub size: Option<u8>,
+    /// Pente: without the tournament rule.
+    #[arg(long)]
+    pub no_tournament_rule: bool,
+    /// Pyloff: the number of players, 2 to 4 [default: 2]; with 3 or 4, A plays one seat
+    /// (turning game by game) and B the others.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=4))]
+    pub players: Option<u8>,
+    /// Pyloff: freedoms on every level.
+    #[arg(long)]
+    pub all_freedoms: bool,
+    /// Pyloff: the cut-down game.
+    #[arg(long)]
+    pub cut_down: bool,
+    /// Append one JSON line per counted game to FILE (after a first line that describes
+    /// the match).
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Go on with the match of --log: count the games there and play on from the next.
+    #[arg(long, requires = "log")]
+    pub resume: bool,
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -306,11 +380,108 @@ impl MatchArgs {
                 .games
                 .unwrap_or(if sprt.is_some() { 20_000 } else { 20 }),
             rules,
-            ply_cap: self.ply_cap as usize,
+            ply_cap: self.ply_cap.unwrap_or(200) as usize,
             openings,
             sprt,
             jobs: self.jobs,
         })
+    }
+
+    /// The game other than Ploy these arguments ask for, with its options; `None` for
+    /// Ploy.
+    ///
+    /// # Errors
+    /// A usage [`Failure`] for an option of another game, or a size or rule set the game
+    /// does not have.
+    pub fn board_kind(&self) -> Result<Option<boards::BoardKind>, Failure> {
+        let r = &self.rules;
+        let ploy_rules = r.university
+            || r.standard
+            || r.relaxed
+            || r.single_step
+            || r.no_repetition
+            || r.no_capture_limit.is_some()
+            || r.plays_on
+            || r.bare_commander_removed;
+        let refuse = |flags: &[(bool, &str)], game: MatchGame| -> Result<(), Failure> {
+            match flags.iter().find(|(given, _)| *given) {
+                Some((_, flag)) => Err(Failure::usage(format!(
+                    "{flag} is not an option of a {game} match"
+                ))),
+                None => Ok(()),
+            }
+        };
+        let pente = [(self.no_tournament_rule, "--no-tournament-rule")];
+        let pyloff = [
+            (self.players.is_some(), "--players"),
+            (self.all_freedoms, "--all-freedoms"),
+            (self.cut_down, "--cut-down"),
+        ];
+        let ploy = [(ploy_rules, "a Ploy rule flag")];
+        match self.game {
+            MatchGame::Ploy => {
+                refuse(&[(self.size.is_some(), "--size")], self.game)?;
+                refuse(&pente, self.game)?;
+                refuse(&pyloff, self.game)?;
+                Ok(None)
+            }
+            MatchGame::Pente => {
+                refuse(&pyloff, self.game)?;
+                refuse(&ploy, self.game)?;
+                let size = pente::Size::new(u32::from(self.size.unwrap_or(19)))
+                    .map_err(|e| Failure::usage(format!("--size: {e}")))?;
+                let rules = pente::Rules::new(size).with_tournament_rule(!self.no_tournament_rule);
+                Ok(Some(boards::BoardKind::Pente(rules)))
+            }
+            MatchGame::Pyloff => {
+                refuse(&pente, self.game)?;
+                refuse(&ploy, self.game)?;
+                let options = pyloff::Options::new(
+                    self.size.unwrap_or(pyloff::DEFAULT_SIZE),
+                    self.players.unwrap_or(2),
+                    pyloff::RuleSet::from_flags(self.all_freedoms, self.cut_down),
+                )
+                .map_err(|e| Failure::usage(format!("pyloff options: {e}")))?;
+                Ok(Some(boards::BoardKind::Pyloff(options)))
+            }
+        }
+    }
+
+    /// What decides which games a match plays and how they count, as a match log's first
+    /// line holds it (see [`log`]).
+    #[must_use]
+    pub fn setup_json(&self) -> serde_json::Value {
+        let game = match self.board_kind() {
+            Ok(Some(kind)) => kind.to_string(),
+            _ => format!("ploy {:?}", self.rules.rules(Rules::standard())),
+        };
+        serde_json::json!({
+            "game": game,
+            "seed": self.seed,
+            "opening_plies": self.opening_plies,
+            "openings": self.openings.as_ref().map(|p| p.display().to_string()),
+            "ply_cap": self.ply_cap,
+            "budget": self.budget().describe(),
+            "a": self.a.to_string(),
+            "b": self.b.to_string(),
+            "a_options": self.a_options,
+            "b_options": self.b_options,
+            "timeout": self.timeout.map(|t| t.as_millis() as u64),
+            "sprt": self.sprt.map(|(e0, e1)| [e0, e1, self.alpha, self.beta]),
+        })
+    }
+
+    /// The time control of the records: the budget both players have, or each one's.
+    fn time_control(&self) -> String {
+        let budgets = [
+            self.a.budget().unwrap_or(self.budget()),
+            self.b.budget().unwrap_or(self.budget()),
+        ];
+        if budgets[0] == budgets[1] {
+            budgets[0].describe()
+        } else {
+            format!("A {}, B {}", budgets[0].describe(), budgets[1].describe())
+        }
     }
 
     /// How each player is set up (`which` 0 for A, 1 for B).
@@ -443,6 +614,9 @@ fn make_dir(dir: &Path) -> Result<(), Failure> {
 /// that is not an engine program, a directory that cannot be made. A failure (status 1): an
 /// engine program that does not start, a failed write.
 pub fn run(args: &MatchArgs) -> Result<(), Failure> {
+    if let Some(kind) = args.board_kind()? {
+        return board_run::run_board(args, kind);
+    }
     let plan = args.plan()?;
     for (spec, options, flag) in [
         (&args.a, &args.a_options, "--a-option"),
@@ -457,16 +631,20 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     for dir in [&args.records, &args.sheets].into_iter().flatten() {
         make_dir(dir)?;
     }
-    let names = [args.a.to_string(), args.b.to_string()];
-    let budgets = [
-        args.a.budget().unwrap_or(args.budget()),
-        args.b.budget().unwrap_or(args.budget()),
-    ];
-    let time_control = if budgets[0] == budgets[1] {
-        budgets[0].describe()
-    } else {
-        format!("A {}, B {}", budgets[0].describe(), budgets[1].describe())
+    let (mut log, entries) = match &args.log {
+        Some(path) => {
+            let (log, entries) = log::MatchLog::open(path, &args.setup_json(), args.resume)?;
+            (Some(log), entries)
+        }
+        None => (None, Vec::new()),
     };
+    let mut counter = Counter::new(plan.sprt);
+    for entry in &entries {
+        let (result, forfeit, stats) = log::two_player_entry(entry).map_err(Failure::usage)?;
+        counter.count(result, forfeit, stats);
+    }
+    let names = [args.a.to_string(), args.b.to_string()];
+    let time_control = args.time_control();
     let setups = [args.setup(0), args.setup(1)];
     let make = |/* a worker's players */| -> Result<[Box<dyn Player>; 2], String> {
         Ok([args.a.player(&setups[0])?, args.b.player(&setups[1])?])
@@ -475,18 +653,20 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
         u64::from(plan.games),
         "match {pos}/{len} [{bar:12}] {msg} ~{eta} left",
     );
-    bar.set_message(progress_message(
-        &Standing {
-            llr: plan.sprt.map(|_| 0.0),
-            ..Standing::default()
-        },
-        plan.sprt,
-    ));
+    bar.set_message(progress_message(&counter.standing, plan.sprt));
+    bar.set_position(entries.len() as u64);
     let width = plan.games.to_string().len().max(3);
     let mut out = std::io::stdout().lock();
-    let report = play_match(&plan, [&names[0], &names[1]], &make, |game, standing| {
+    if !args.json && !entries.is_empty() {
+        writeln!(out, "({} games counted from the log)", entries.len())?;
+    }
+    let names_ref = [names[0].as_str(), names[1].as_str()];
+    let report = play_match_from(&plan, names_ref, &make, counter, |game, standing| {
         bar.inc(1);
         bar.set_message(progress_message(standing, plan.sprt));
+        if let Some(log) = &mut log {
+            log.append(&game.log_entry())?;
+        }
         let file = format!("game-{:0width$}", game.number);
         if let Some(dir) = &args.records {
             let text = game
