@@ -316,6 +316,11 @@ pub struct MatchArgs {
     /// Pyloff: the cut-down game.
     #[arg(long)]
     pub cut_down: bool,
+    /// Ploy: play the four-player free-for-all with A in one seat, turning game by game,
+    /// and B in the other three (each seat its own player), counted by placings; without
+    /// it four-player games are played by two sides (A = Green and Yellow).
+    #[arg(long)]
+    pub ffa_seats: bool,
     /// Append one JSON line per counted game to FILE (after a first line that describes
     /// the match).
     #[arg(long, value_name = "FILE")]
@@ -423,9 +428,12 @@ impl MatchArgs {
                 refuse(&[(self.size.is_some(), "--size")], self.game)?;
                 refuse(&pente, self.game)?;
                 refuse(&pyloff, self.game)?;
-                Ok(None)
+                Ok(self
+                    .ffa_seats
+                    .then(|| boards::BoardKind::PloyFfa(self.rules.rules(Rules::standard()))))
             }
             MatchGame::Pente => {
+                refuse(&[(self.ffa_seats, "--ffa-seats")], self.game)?;
                 refuse(&pyloff, self.game)?;
                 refuse(&ploy, self.game)?;
                 let size = pente::Size::new(u32::from(self.size.unwrap_or(19)))
@@ -434,6 +442,7 @@ impl MatchArgs {
                 Ok(Some(boards::BoardKind::Pente(rules)))
             }
             MatchGame::Pyloff => {
+                refuse(&[(self.ffa_seats, "--ffa-seats")], self.game)?;
                 refuse(&pente, self.game)?;
                 refuse(&ploy, self.game)?;
                 let options = pyloff::Options::new(
@@ -452,6 +461,7 @@ impl MatchArgs {
     #[must_use]
     pub fn setup_json(&self) -> serde_json::Value {
         let game = match self.board_kind() {
+            Ok(Some(kind @ boards::BoardKind::PloyFfa(rules))) => format!("{kind} {rules:?}"),
             Ok(Some(kind)) => kind.to_string(),
             _ => format!("ploy {:?}", self.rules.rules(Rules::standard())),
         };

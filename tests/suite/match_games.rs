@@ -421,3 +421,63 @@ fn options_of_another_game_are_refused() {
         );
     }
 }
+
+/// Ploy's free-for-all with `--ffa-seats`: A (an engine program) in one seat, turning game
+/// by game, three B players (engine programs) in the others; A's first places recounted
+/// from the records: the winner alone, or the players still in play sharing a draw or a
+/// game stopped at the ply cap.
+#[test]
+fn ploy_free_for_all_with_seats_rotated() {
+    use ploy_core::{Outcome, Seat};
+    let dir = scratch("ffa");
+    let records = dir.join("records");
+    let e = engine();
+    let b = format!("{e}@d1");
+    let v = json(&[
+        "--ffa-seats",
+        "--a",
+        &e,
+        "--b",
+        &b,
+        "--depth",
+        "2",
+        "--games",
+        "4",
+        "--ply-cap",
+        "40",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert_eq!(v["games"], 4, "{v}");
+    assert_eq!(v["players"], 4, "{v}");
+    for (n, seat) in Seat::ALL.into_iter().enumerate() {
+        let text = record(&records, n + 1, "plg");
+        let saved = ploy_sheet::read_record(&text).expect("the record reads back");
+        let game = &saved.game;
+        assert_eq!(saved.header.players.get(seat), Some(e.as_str()), "{text}");
+        for other in Seat::ALL.into_iter().filter(|&s| s != seat) {
+            assert_eq!(saved.header.players.get(other), Some(b.as_str()), "{text}");
+        }
+        assert!(game.moves().len() <= 40);
+        let share = match game.outcome() {
+            Some(o @ Outcome::Win { .. }) => f64::from(o.winners().contains(seat)),
+            _ => {
+                let in_play = game.position().in_play();
+                if in_play.contains(seat) {
+                    1.0 / in_play.iter().count() as f64
+                } else {
+                    0.0
+                }
+            }
+        };
+        let reported = &v["seats"][n];
+        assert_eq!(reported["games"], 1, "{v}");
+        assert!(
+            (reported["share_sum"].as_f64().unwrap() - share).abs() < 1e-9,
+            "{n}: {v}"
+        );
+    }
+    // Options of another game are refused.
+    let out = ploy(&["match", "--ffa-seats", "--no-tournament-rule"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -87,10 +87,8 @@ impl BoardReport {
     #[must_use]
     pub fn scores(&self) -> Vec<i64> {
         let mut scores = self.board.scores();
-        match &self.end {
-            BoardEnd::Forfeit { seat, .. } => scores[*seat] = i64::MIN,
-            BoardEnd::Cap if matches!(self.board, Board::Pente(_)) => scores.fill(0),
-            _ => {}
+        if let BoardEnd::Forfeit { seat, .. } = &self.end {
+            scores[*seat] = i64::MIN;
         }
         scores
     }
@@ -132,7 +130,7 @@ impl BoardReport {
         match &self.end {
             BoardEnd::Rules => self.board.outcome_text(),
             BoardEnd::Cap => match &self.board {
-                Board::Pente(_) => "ply cap".to_owned(),
+                Board::Pente(_) | Board::Ploy(_) => "ply cap".to_owned(),
                 Board::Pyloff(g) => format!("move cap: {}", score_text(g.position().scores())),
             },
             BoardEnd::Forfeit { seat, fault } => {
@@ -242,6 +240,31 @@ impl BoardReport {
                     r.tags.push((name.to_owned(), clean(&value)));
                 }
                 r.to_string()
+            }
+            Board::Ploy(g) => {
+                let mut saved = ploy_sheet::SavedGame::new((**g).clone());
+                let h = &mut saved.header;
+                h.event = Some(format!("ploy match game {}", self.number));
+                h.date = Some(crate::play::today());
+                h.time_control = Some(clean(time_control));
+                for (seat, name) in ploy_core::Seat::ALL.into_iter().zip(&seats) {
+                    h.players.set(seat, Some(clean(name)));
+                }
+                let record = saved
+                    .to_record()
+                    .map_or_else(|e| format!("# {e}\n"), |r| r.to_string());
+                let (first, rest) = record.split_once('\n').unwrap_or((&record, ""));
+                let mut out = format!("{first}\n# ploy match game {}\n", self.number);
+                for (seat, name) in seats.iter().enumerate() {
+                    let side = if seat == self.a_seat { "A" } else { "B" };
+                    let colour = self.board.kind().seat_name(seat);
+                    out.push_str(&format!("# {colour}: {side} = {}\n", clean(name)));
+                }
+                for line in [opening, result] {
+                    out.push_str(&format!("# {}\n", clean(&line)));
+                }
+                out.push_str(rest);
+                out
             }
             Board::Pyloff(g) => {
                 let mut r = g.record();

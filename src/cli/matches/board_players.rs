@@ -1,6 +1,7 @@
 //! The players of a Pente or Pyloff match: an engine program over the engine protocol
 //! (told `Game` and the game's options), the game crate's own engine in this process
-//! (`full`, at any level), or a uniformly random mover.
+//! (`full`, at any level), or a uniformly random mover. In Ploy's free-for-all every player
+//! of Ploy's matches plays ([`super::players`]).
 
 use std::time::Instant;
 
@@ -38,6 +39,9 @@ pub trait BoardPlayer {
 /// # Errors
 /// A message naming what can.
 pub fn check_board_spec(spec: &PlayerSpec, kind: BoardKind) -> Result<(), String> {
+    if let BoardKind::PloyFfa(_) = kind {
+        return Ok(());
+    }
     match spec.engine() {
         EngineKind::Process(_) | EngineKind::Random => Ok(()),
         EngineKind::Search(_) if spec.is_plain_full() => Ok(()),
@@ -62,6 +66,13 @@ pub fn board_player(
     setup: &PlayerSetup,
 ) -> Result<Box<dyn BoardPlayer>, String> {
     check_board_spec(spec, kind)?;
+    if let BoardKind::PloyFfa(rules) = kind {
+        let setup = PlayerSetup {
+            rules,
+            ..setup.clone()
+        };
+        return Ok(Box::new(PloyPlayer(spec.player(&setup)?)));
+    }
     let budget = spec.budget().unwrap_or(setup.budget);
     Ok(match spec.engine() {
         EngineKind::Process(p) => {
@@ -123,6 +134,30 @@ impl BoardPlayer for EngineProcess {
     }
 }
 
+/// A player of Ploy's matches in a free-for-all game.
+struct PloyPlayer(Box<dyn super::Player>);
+
+impl BoardPlayer for PloyPlayer {
+    fn about(&self) -> Option<String> {
+        self.0.about()
+    }
+
+    fn new_game(&mut self, number: u32) -> Result<(), Fault> {
+        self.0.new_game(number)
+    }
+
+    fn choose(&mut self, board: &Board) -> Result<BoardMove, Fault> {
+        match board {
+            Board::Ploy(g) => self.0.choose(g).map(BoardMove::Ploy),
+            _ => Err(Fault::new(FaultKind::NoMove, "not a Ploy game")),
+        }
+    }
+
+    fn stats(&self) -> PlayerStats {
+        self.0.stats()
+    }
+}
+
 /// The game crate's engine, in this process.
 enum Searcher {
     Pente(Box<pente::Engine>),
@@ -149,7 +184,7 @@ impl CrateEngine {
             Board::Pente(_) => Searcher::Pente(Box::new(
                 pente::Engine::new(pente::Strength::Level(self.level)).with_seed(seed),
             )),
-            Board::Pyloff(_) => {
+            Board::Pyloff(_) | Board::Ploy(_) => {
                 let mut e = pyloff::Engine::new();
                 e.set_level(self.level);
                 e.set_seed(seed);

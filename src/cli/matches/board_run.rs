@@ -115,7 +115,7 @@ impl MultiReport {
         let t = &self.count.tally;
         let n = t.seats.len();
         let share = t.share.wilson();
-        let rank = t.rank.t_interval();
+        let rank = t.rank_estimate();
         json!({
             "game": self.kind.to_string(),
             "players": n,
@@ -174,7 +174,7 @@ impl MultiReport {
                 n - 1
             );
         }
-        if let Some(r) = t.rank.t_interval() {
+        if let Some(r) = t.rank_estimate() {
             let _ = writeln!(
                 out,
                 "mean rank: A {:.2} (95 % t: {:.2} to {:.2}), fair {:.2}",
@@ -328,7 +328,7 @@ impl MatchArgs {
     pub fn board_plan(&self, kind: BoardKind) -> Result<BoardPlan, Failure> {
         let default_plies = match kind {
             BoardKind::Pente(_) => 3,
-            BoardKind::Pyloff(_) => 4,
+            BoardKind::Pyloff(_) | BoardKind::PloyFfa(_) => 4,
         };
         let openings = match &self.openings {
             None => BoardOpenings {
@@ -379,7 +379,7 @@ pub(super) fn run_board(args: &MatchArgs, kind: BoardKind) -> Result<(), Failure
     }
     if args.sheets.is_some() {
         return Err(Failure::usage(
-            "--sheets writes Ploy score sheets; a Pente or Pyloff match has --records",
+            "--sheets is for Ploy matches of two sides; this match has --records",
         ));
     }
     for (spec, options, flag) in [
@@ -427,6 +427,7 @@ pub(super) fn run_board(args: &MatchArgs, kind: BoardKind) -> Result<(), Failure
     let ext = match kind {
         BoardKind::Pente(_) => "pente",
         BoardKind::Pyloff(_) => "pyloff",
+        BoardKind::PloyFfa(_) => "plg",
     };
     let report = play_board_match(
         &plan,

@@ -1,6 +1,7 @@
-//! The other games of `ploy match`, Pente and Pyloff, as the match plays them: which game
-//! under which options ([`BoardKind`]), a game in progress ([`Board`]) with its moves
-//! ([`BoardMove`]), and its openings ([`BoardOpenings`]).
+//! The games `ploy match` plays seat by seat, Pente, Pyloff and Ploy's free-for-all with
+//! `--ffa-seats`, as the match plays them: which game under which options ([`BoardKind`]),
+//! a game in progress ([`Board`]) with its moves ([`BoardMove`]), and its openings
+//! ([`BoardOpenings`]).
 //!
 //! The rules are the game crates': a move is played with the crate's checked `play`; a
 //! Pente game ends with five in a row or ten captured stones (or a full board, a draw); a
@@ -10,6 +11,11 @@
 //! [`pyloff::Options::move_cap`] (364 moves on a board of 6), and the score then decides
 //! (as the crate's own match programs do). Pente needs no cap (the board fills); with
 //! `--ply-cap` a Pente game reaching it is a draw.
+//!
+//! Ploy's free-for-all is played under the match's Ploy rules from the four-player start:
+//! the last player in play wins; a game drawn by the rules or stopped at the ply cap (200
+//! by default) ranks the players still in play level at the top. Players knocked out rank
+//! below those in play, the later out above the earlier (see [`Board::scores`]).
 //!
 //! # Openings
 //!
@@ -24,13 +30,17 @@
 //!   second stone).
 //! - **Pyloff**: each ply is drawn uniformly from the legal moves other than `swap` (a
 //!   forced `pass` is played when it is the only move). The default is 4 plies.
+//! - **Ploy's free-for-all**: each ply is drawn uniformly from the legal moves. The default
+//!   is 4 plies (one move each).
 //!
 //! A ply that would end the game is not played (the opening is then shorter). An openings
 //! file (`--openings FILE`) has one opening a line: moves in the game's notation (`K10 L9
 //! M12`, `c3 e5 swap`) separated by white space, played from the empty board under the
 //! match's options; they must be legal and leave the game undecided. Blank lines and lines
-//! starting with `#` are skipped. With `--opening-plies N` as well, `N` random plies follow
-//! each opening of the file.
+//! starting with `#` are skipped. For Ploy's free-for-all the file is a Ploy openings file
+//! (see [`super::openings`]) whose openings all start from the free-for-all start (`ffa |
+//! b3-c4-0 ...`). With `--opening-plies N` as well, `N` random plies follow each opening of
+//! the file.
 
 use std::fmt;
 
@@ -45,6 +55,8 @@ pub enum BoardKind {
     Pente(pente::Rules),
     /// Pyloff with these options (size, players, rule set).
     Pyloff(pyloff::Options),
+    /// Ploy's four-player free-for-all under these rules.
+    PloyFfa(ploy_core::Rules),
 }
 
 impl BoardKind {
@@ -54,23 +66,32 @@ impl BoardKind {
         match self {
             BoardKind::Pente(_) => 2,
             BoardKind::Pyloff(o) => usize::from(o.players()),
+            BoardKind::PloyFfa(_) => 4,
         }
     }
 
-    /// `pente` or `pyloff`, as the engine protocol's `Game` option takes it.
+    /// `pente`, `pyloff` or `ploy`, as the engine protocol's `Game` option takes it.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             BoardKind::Pente(_) => "pente",
             BoardKind::Pyloff(_) => "pyloff",
+            BoardKind::PloyFfa(_) => "ploy",
         }
     }
 
     /// The options that tell an engine program the game: `Game`, then the game's options
     /// (Pente: `Size`, `Tournament rule`; Pyloff: `Size`, `Players`, `All freedoms`, `Cut
-    /// down`).
+    /// down`); for Ploy the rules alone, as in Ploy's matches (the `position ffa` command
+    /// says the game).
     #[must_use]
     pub fn engine_options(self) -> Vec<(String, String)> {
+        if let BoardKind::PloyFfa(rules) = self {
+            return super::process::rule_options(rules)
+                .into_iter()
+                .map(|(n, v)| (n.to_owned(), v))
+                .collect();
+        }
         let mut options = vec![("Game", self.name().to_owned())];
         match self {
             BoardKind::Pente(r) => {
@@ -87,6 +108,7 @@ impl BoardKind {
                 ));
                 options.push(("Cut down", (rules == pyloff::RuleSet::CutDown).to_string()));
             }
+            BoardKind::PloyFfa(_) => {}
         }
         options
             .into_iter()
@@ -100,31 +122,39 @@ impl BoardKind {
         match self {
             BoardKind::Pente(r) => Board::Pente(Box::new(pente::Game::new(r))),
             BoardKind::Pyloff(o) => Board::Pyloff(pyloff::Game::new(o)),
+            BoardKind::PloyFfa(rules) => Board::Ploy(Box::new(ploy_core::Game::start(
+                ploy_core::Variant::FreeForAll,
+                rules,
+            ))),
         }
     }
 
     /// The cap a game is stopped at unless `--ply-cap` says otherwise: none for Pente, the
-    /// crate's move cap for Pyloff.
+    /// crate's move cap for Pyloff, 200 plies for Ploy (as in Ploy's matches).
     #[must_use]
     pub fn default_cap(self) -> Option<usize> {
         match self {
             BoardKind::Pente(_) => None,
             BoardKind::Pyloff(o) => Some(o.move_cap() as usize),
+            BoardKind::PloyFfa(_) => Some(200),
         }
     }
 
-    /// The seats' names: `white`, `black` (Pente); `player 1` to `player 4` (Pyloff).
+    /// The seats' names: `white`, `black` (Pente); `player 1` to `player 4` (Pyloff);
+    /// `green`, `red`, `yellow`, `blue` (Ploy).
     #[must_use]
     pub fn seat_name(self, seat: usize) -> String {
         match self {
             BoardKind::Pente(_) => ["white", "black"][seat.min(1)].to_owned(),
             BoardKind::Pyloff(_) => format!("player {}", seat + 1),
+            BoardKind::PloyFfa(_) => ploy_core::Seat::ALL[seat.min(3)].name().to_owned(),
         }
     }
 }
 
 impl fmt::Display for BoardKind {
-    /// `pente 19x19, tournament rule`, `pyloff size=6 players=4 rules=default`.
+    /// `pente 19x19, tournament rule`, `pyloff size=6 players=4 rules=default`, `ploy
+    /// free-for-all`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BoardKind::Pente(r) => write!(
@@ -138,6 +168,7 @@ impl fmt::Display for BoardKind {
                 }
             ),
             BoardKind::Pyloff(o) => write!(f, "pyloff {o}"),
+            BoardKind::PloyFfa(_) => f.write_str("ploy free-for-all"),
         }
     }
 }
@@ -149,6 +180,8 @@ pub enum BoardMove {
     Pente(pente::Move),
     /// A Pyloff move.
     Pyloff(pyloff::Move),
+    /// A Ploy move.
+    Ploy(ploy_core::Move),
 }
 
 impl fmt::Display for BoardMove {
@@ -156,6 +189,7 @@ impl fmt::Display for BoardMove {
         match self {
             BoardMove::Pente(m) => m.fmt(f),
             BoardMove::Pyloff(m) => m.fmt(f),
+            BoardMove::Ploy(m) => ploy_notation::UniversityMove::from(*m).fmt(f),
         }
     }
 }
@@ -167,6 +201,8 @@ pub enum Board {
     Pente(Box<pente::Game>),
     /// Pyloff.
     Pyloff(pyloff::Game),
+    /// Ploy's free-for-all.
+    Ploy(Box<ploy_core::Game>),
 }
 
 impl Board {
@@ -176,6 +212,7 @@ impl Board {
         match self {
             Board::Pente(g) => BoardKind::Pente(g.rules()),
             Board::Pyloff(g) => BoardKind::Pyloff(g.options()),
+            Board::Ploy(g) => BoardKind::PloyFfa(g.rules()),
         }
     }
 
@@ -189,6 +226,7 @@ impl Board {
                 .iter()
                 .map(|&(_, m)| BoardMove::Pyloff(m))
                 .collect(),
+            Board::Ploy(g) => g.moves().iter().map(|&m| BoardMove::Ploy(m)).collect(),
         }
     }
 
@@ -198,6 +236,7 @@ impl Board {
         match self {
             Board::Pente(g) => g.moves().len(),
             Board::Pyloff(g) => g.moves().len(),
+            Board::Ploy(g) => g.moves().len(),
         }
     }
 
@@ -207,6 +246,7 @@ impl Board {
         match self {
             Board::Pente(g) => g.position().turn().index(),
             Board::Pyloff(g) => g.position().to_move().index(),
+            Board::Ploy(g) => g.position().mover().index(),
         }
     }
 
@@ -216,6 +256,7 @@ impl Board {
         match self {
             Board::Pente(g) => g.outcome().is_some(),
             Board::Pyloff(g) => g.position().is_over(),
+            Board::Ploy(g) => g.outcome().is_some(),
         }
     }
 
@@ -235,6 +276,11 @@ impl Board {
                 .into_iter()
                 .map(BoardMove::Pyloff)
                 .collect(),
+            Board::Ploy(g) => g
+                .legal_moves()
+                .iter()
+                .map(|&m| BoardMove::Ploy(m))
+                .collect(),
         }
     }
 
@@ -252,6 +298,9 @@ impl Board {
                 .parse()
                 .map(BoardMove::Pyloff)
                 .map_err(|e: pyloff::ParseMoveError| e.to_string()),
+            Board::Ploy(g) => ploy_notation::read_algebraic(g.position(), text)
+                .map(BoardMove::Ploy)
+                .map_err(|e| e.to_string()),
         }
     }
 
@@ -264,6 +313,7 @@ impl Board {
         match (self, mv) {
             (Board::Pente(g), BoardMove::Pente(m)) => g.play(m).map_err(|e| e.to_string()),
             (Board::Pyloff(g), BoardMove::Pyloff(m)) => g.play(m).map_err(|e| e.to_string()),
+            (Board::Ploy(g), BoardMove::Ploy(m)) => g.play(m).map_err(|e| e.to_string()),
             _ => Err("a move of another game".to_owned()),
         }
     }
@@ -272,6 +322,9 @@ impl Board {
     /// moves.
     #[must_use]
     pub fn position_command(&self) -> String {
+        if let Board::Ploy(g) = self {
+            return super::process::EngineProcess::position_command(g);
+        }
         let mut s = "position startpos".to_owned();
         let moves = self.moves();
         if !moves.is_empty() {
@@ -287,7 +340,9 @@ impl Board {
     /// What ranks the players if the game stops now, by seat (higher is better): in Pente
     /// 1 for the winner and 0 otherwise (an unfinished game or a full board: a draw); in
     /// Pyloff each player's pieces on the board (the score the rules rank by, at the end
-    /// or at a cap).
+    /// or at a cap); in Ploy's free-for-all the winner (if any) above the players still in
+    /// play, they above the players knocked out, and a player knocked out above those
+    /// knocked out before him (by the ply at which he left play).
     #[must_use]
     pub fn scores(&self) -> Vec<i64> {
         match self {
@@ -304,6 +359,28 @@ impl Board {
                 .iter()
                 .map(|&s| i64::from(s))
                 .collect(),
+            Board::Ploy(g) => {
+                let positions = g.positions();
+                let end = positions.len() as i64;
+                let winners = g.outcome().map(|o| o.winners()).unwrap_or_default();
+                let last = g.position().in_play();
+                ploy_core::Seat::ALL
+                    .into_iter()
+                    .map(|seat| {
+                        if winners.contains(seat) {
+                            end + 2
+                        } else if last.contains(seat) {
+                            end + 1
+                        } else {
+                            // The first position without him in play.
+                            positions
+                                .iter()
+                                .position(|p| !p.in_play().contains(seat))
+                                .map_or(0, |i| i as i64)
+                        }
+                    })
+                    .collect()
+            }
         }
     }
 
@@ -316,6 +393,7 @@ impl Board {
                 .outcome()
                 .map_or_else(|| "unfinished".to_owned(), |o| o.to_string()),
             Board::Pyloff(g) => score_text(g.position().scores()),
+            Board::Ploy(g) => ploy_sheet::ResultText(g.outcome()).to_string(),
         }
     }
 }
@@ -434,6 +512,7 @@ fn random_candidates(board: &Board) -> Vec<BoardMove> {
             .into_iter()
             .filter(|m| *m != BoardMove::Pyloff(pyloff::Move::Swap))
             .collect(),
+        Board::Ploy(_) => moves,
     }
 }
 
@@ -443,6 +522,25 @@ fn random_candidates(board: &Board) -> Vec<BoardMove> {
 /// A message naming the line of the first move that cannot be read, is not legal or ends
 /// the game, or saying the file has no opening.
 pub fn read_board_openings(text: &str, kind: BoardKind) -> Result<Vec<BoardOpening>, String> {
+    if let BoardKind::PloyFfa(rules) = kind {
+        let start = ploy_core::Position::start(ploy_core::Variant::FreeForAll, rules);
+        let list = super::openings::read_openings(text, rules).map_err(|e| e.to_string())?;
+        return list
+            .into_iter()
+            .map(|o| {
+                if o.start.with_rules(rules).unwrap_or(o.start.clone()) != start {
+                    return Err(format!(
+                        "{}: an opening of a free-for-all match starts from `ffa`",
+                        o.source
+                    ));
+                }
+                Ok(BoardOpening {
+                    moves: o.moves.into_iter().map(BoardMove::Ploy).collect(),
+                    source: o.source,
+                })
+            })
+            .collect();
+    }
     let mut list = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -508,7 +606,7 @@ mod tests {
                 .iter()
                 .map(|m| match m {
                     BoardMove::Pente(m) => m.point(),
-                    BoardMove::Pyloff(_) => unreachable!(),
+                    _ => unreachable!("a Pente opening"),
                 })
                 .collect();
             assert_eq!(points[0], centre);

@@ -24,8 +24,9 @@
 //!   plus or minus `t(0.975, g − 1) · s / √g`, `s` the sample standard deviation of the
 //!   ranks over `g` games (`t` from the tables for 1 to 4 degrees of freedom, from the
 //!   Cornish–Fisher expansion, within 0.001 of the tables, from 5 on). Ranks are bounded, so for tens of games the
-//!   normal approximation behind it holds well; with fewer than two games, or ranks all
-//!   equal, there is no spread to estimate and the interval is the mean alone.
+//!   normal approximation behind it holds well; the interval is cut to 1 to `n`, where
+//!   the mean rank lies. With fewer than two games, or ranks all equal, there is no spread
+//!   to estimate and the interval is the mean alone.
 
 /// Where a player finished in one game.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -106,9 +107,10 @@ impl Sums {
         Some(Estimate { mean, low, high })
     }
 
-    /// The mean with Student's t interval over the values.
+    /// The mean with Student's t interval over the values, kept within `bounds` (the
+    /// values' range: the true mean cannot lie outside it).
     #[must_use]
-    pub fn t_interval(&self) -> Option<Estimate> {
+    pub fn t_interval(&self, bounds: (f64, f64)) -> Option<Estimate> {
         let mean = self.mean()?;
         if self.games < 2 {
             return Some(Estimate {
@@ -122,8 +124,8 @@ impl Sums {
         let half = t_975(g - 1.0) * (variance / g).sqrt();
         Some(Estimate {
             mean,
-            low: mean - half,
-            high: mean + half,
+            low: (mean - half).max(bounds.0),
+            high: (mean + half).min(bounds.1),
         })
     }
 }
@@ -187,6 +189,12 @@ impl PlacingTally {
         self.b_share.add(b);
     }
 
+    /// A's mean rank with its t interval, within 1 to `n`.
+    #[must_use]
+    pub fn rank_estimate(&self) -> Option<Estimate> {
+        self.rank.t_interval((1.0, self.seats.len().max(1) as f64))
+    }
+
     /// The fair first-place share, `1/n`.
     #[must_use]
     pub fn fair_share(&self) -> f64 {
@@ -228,10 +236,16 @@ mod tests {
         assert_eq!(t.b_share.mean(), Some(2.0 / 3.0));
         assert_eq!(t.seats[1].1.mean(), Some(3.0));
         // Ranks 1, 3, 2: standard deviation 1; t(0.975, 2) = 4.303.
-        let r = t.rank.t_interval().unwrap();
+        let r = t
+            .rank
+            .t_interval((f64::NEG_INFINITY, f64::INFINITY))
+            .unwrap();
         let half = 4.303 / 3f64.sqrt();
-        assert!((r.low - (2.0 - half)).abs() < 0.02, "{r:?}");
-        assert!((r.high - (2.0 + half)).abs() < 0.02, "{r:?}");
+        assert!((r.low - (2.0 - half)).abs() < 0.01, "{r:?}");
+        assert!((r.high - (2.0 + half)).abs() < 0.01, "{r:?}");
+        // Cut to the ranks' range, 1 to 3.
+        let r = t.rank_estimate().unwrap();
+        assert_eq!((r.low, r.high), (1.0, 3.0));
         assert!((t.fair_share() - 1.0 / 3.0).abs() < 1e-15);
     }
 
@@ -309,7 +323,7 @@ mod tests {
             }
             let s = t.share.wilson().unwrap();
             share_in += i32::from(s.low <= 0.35 && 0.35 <= s.high);
-            let r = t.rank.t_interval().unwrap();
+            let r = t.rank.t_interval((1.0, 4.0)).unwrap();
             rank_in += i32::from(r.low <= true_rank && true_rank <= r.high);
         }
         let share_cover = f64::from(share_in) / f64::from(matches);

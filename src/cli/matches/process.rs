@@ -383,7 +383,7 @@ impl EngineProcess {
     }
 
     /// The `position` command for `game`.
-    fn position_command(game: &Game) -> String {
+    pub(super) fn position_command(game: &Game) -> String {
         let start = game.start_position();
         let standard = *start == Position::start(start.variant(), start.rules());
         let head = match start.variant() {
@@ -452,7 +452,7 @@ impl Drop for EngineProcess {
 }
 
 /// The rule options that tell an engine program the match's rules.
-fn rule_options(rules: Rules) -> [(&'static str, String); 6] {
+pub(super) fn rule_options(rules: Rules) -> [(&'static str, String); 6] {
     [
         (
             "Elimination",
