@@ -1,6 +1,24 @@
 //! `ploy match` and the `match` example: games between two players, with the result from
 //! the first player's (A's) view, an Elo difference with its 95 % interval, and optionally a
-//! sequential probability ratio test (SPRT) that stops the match once it is decided.
+//! sequential probability ratio test (SPRT) that stops the match once it is decided; for
+//! three and four players, A's placings. The user's guide is `docs/matches.md`
+//! ([`crate::docs::matches`]).
+//!
+//! # Games
+//!
+//! `--game ploy` (the default) plays Ploy as described below. `--game pente` and `--game
+//! pyloff` play the other games of the workspace, with their options as flags (`--size`,
+//! `--no-tournament-rule`; `--size`, `--players`, `--all-freedoms`, `--cut-down`), sent to
+//! engine programs as their protocol options after `setoption name Game value pente|pyloff`;
+//! their players are engine programs, `full` (the game crate's engine in this process) or
+//! `random` ([`board_players`]); the games, their caps and openings are in [`boards`].
+//! `--ffa-seats` plays Ploy's four-player free-for-all seat by seat. Two-player Pente and
+//! Pyloff are played and counted as Ploy's matches are (pairs, Elo, SPRT, the same JSON);
+//! with three or four players A plays one seat, turning game by game, and B every other
+//! seat, each its own player ([`board_match`]), and the match reports A's first-place share
+//! and mean rank with their 95 % intervals ([`placings`], [`board_run::MultiReport`]).
+//! `--log FILE` appends a JSON line per game and `--resume` goes on with a logged match
+//! ([`log`]).
 //!
 //! # Players
 //!
@@ -21,7 +39,7 @@
 //! plus `--timeout`, 5 s by default; 60 s a move with a depth or node budget), and is
 //! started again for the next game.
 //!
-//! # Games
+//! # Ploy's games
 //!
 //! Games come in pairs: game `g` (counting from 0) plays the opening of pair `g / 2`, with
 //! A as Green (moving first in the standard start) when `g` is even and as Red when it is
@@ -193,7 +211,8 @@ fn parse_rate(text: &str) -> Result<f64, String> {
         })
 }
 
-/// Play games between two players and estimate their Elo difference.
+/// Play games between two players (A in one seat and B in the others with three or four)
+/// and estimate how much stronger A is.
 #[derive(Parser, Clone, Debug)]
 #[command(
     name = "match",
@@ -220,7 +239,20 @@ fn parse_rate(text: &str) -> Result<f64, String> {
                   protocol, 50 openings of 4 random plies with colours swapped, 100 ms a \
                   move, draws at 400 plies: ploy match --a \
                   engine:target/release/examples/engine --b engine:OLD/engine --games 100 \
-                  --opening-plies 4 --time 100ms --no-capture-limit 0 --ply-cap 400"
+                  --opening-plies 4 --time 100ms --no-capture-limit 0 --ply-cap 400\n\n\
+                  --game pente (--size, --no-tournament-rule) and --game pyloff (--size, \
+                  --players 2..4, --all-freedoms, --cut-down) take engine:PATH, full or random \
+                  players, told the game and its options; Pente's openings are three stones by \
+                  default (the centre, then points within three of it), Pyloff's four random \
+                  moves. With three or four players (and Ploy's free-for-all with \
+                  --ffa-seats) A plays one seat, turning game by game, B the others; the match \
+                  reports A's first-place share (a shared first place counts 1/k; 95 % Wilson \
+                  interval) and mean rank (95 % t interval). Pente at 1 s a move, logged: \
+                  ploy match --game pente --a engine:NEW --b engine:OLD --time 1s --games 100 \
+                  --log pente.jsonl --resume. Four-player Pyloff against depth-2 bots: ploy \
+                  match --game pyloff --players 4 --a engine:NEW --b engine:NEW@d2 --time \
+                  200ms --games 40. --log FILE appends a JSON line per game; --resume counts \
+                  the logged games and plays on."
 )]
 pub struct MatchArgs {
     /// Number of games, played in pairs (each opening once with each colour) [default: 20;
@@ -230,8 +262,8 @@ pub struct MatchArgs {
     /// Seed of the random openings and of the random players.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Random plies of each opening [default: 4; with --openings, 0: random plies after
-    /// each opening of the file].
+    /// Random plies of each opening [default: 4, Pente 3; with --openings, 0: random plies
+    /// after each opening of the file].
     #[arg(long, value_name = "PLIES")]
     pub opening_plies: Option<u32>,
     /// Openings file: one opening a line (`start | e3-e4-0 e7-e6-0`, moves alone from the
@@ -284,7 +316,8 @@ pub struct MatchArgs {
     #[arg(short = 'j', long = "jobs", default_value_t = 1, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
-    /// Write a game record of every game into this directory (game-001.plg, ...).
+    /// Write a game record of every game into this directory (game-001.plg, ...; Pente's
+    /// game-001.pente, Pyloff's game-001.pyloff).
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
     /// Write a score sheet of every game into this directory (game-001.txt, ...).
@@ -292,7 +325,9 @@ pub struct MatchArgs {
     pub sheets: Option<PathBuf>,
     /// Print one JSON object: {"games", "wins", "draws", "losses", "score", "elo",
     /// "elo_low", "elo_high", "llr", "lower_bound", "upper_bound", "sprt", "pentanomial",
-    /// "forfeits", "a", "b"} (and no game lines).
+    /// "forfeits", "a", "b"} (and no game lines); with three or four players {"game",
+    /// "players", "games", "share", "share_low", "share_high", "fair_share", "b_share",
+    /// "rank", "rank_low", "rank_high", "fair_rank", "seats", "forfeits", "a", "b"}.
     #[arg(long)]
     pub json: bool,
     /// The game: ploy, pente or pyloff (players are then engine programs, `full` or

@@ -7,13 +7,15 @@
 //!   program greets with its `id`/`option` block at once or only in answer to `uci`; the
 //!   `id name` line is kept for the output. Then `setoption name <name> value <value>` for
 //!   the match's rules (`Elimination`, `Rotation`, `Repetition draw`, `No-capture limit`,
-//!   `Partner elimination`, `Bare commander`), then the options given on the command line,
-//!   then `isready`: an `info string error` line before `readyok` means an option was
+//!   `Partner elimination`, `Bare commander`; for Pente and Pyloff instead `Game` and the
+//!   game's options, see [`EngineProcess::start_with`]), then the options given on the
+//!   command line, then `isready`: an `info string error` line before `readyok` means an option was
 //!   refused, and the match stops with it.
 //! - Each game: `ucinewgame` and `isready` (the program forgets its tables).
 //! - Each move: `position startpos moves ...` (or `position ffa|partnership moves ...`, or
-//!   `position fen <position string> moves ...` for another start), with every move of the
-//!   game so far, then `go movetime T` (or `go depth D`, `go nodes N`), and it reads until
+//!   `position fen <position string> moves ...` for another start; for Pente and Pyloff
+//!   `position startpos moves ...` in the game's notation), with every move of the game so
+//!   far, then `go movetime T` (or `go depth D`, `go nodes N`), and it reads until
 //!   `bestmove <move>`. The last `nodes N` of the `info` lines is counted as the move's
 //!   nodes.
 //! - At the end: `quit`; a program that has not ended a second later is killed.
