@@ -707,4 +707,58 @@ mod tests {
             "players 2 3 share the win (score 3 5 5)"
         );
     }
+
+    /// Random free-for-all games: the winner ranks alone at the top, and of two other
+    /// players the one who stayed in play longer ranks higher (level when both stayed to
+    /// the end).
+    #[test]
+    fn ploy_free_for_all_ranks_by_who_stayed_longest() {
+        let kind = BoardKind::PloyFfa(ploy_core::Rules::standard());
+        let mut knocked_out = 0;
+        for seed in 0..12u64 {
+            let mut board = kind.board();
+            let mut rng = seed;
+            while !board.is_over() && board.plies() < 300 {
+                let moves = board.legal_moves();
+                let mv = moves[(splitmix64(&mut rng) >> 8) as usize % moves.len()];
+                board.play(mv).unwrap();
+            }
+            let Board::Ploy(g) = &board else {
+                unreachable!("a Ploy game")
+            };
+            // The last position each seat was in play in (the end when it still is).
+            let positions = g.positions();
+            let stayed = |seat: ploy_core::Seat| {
+                positions
+                    .iter()
+                    .rposition(|p| p.in_play().contains(seat))
+                    .unwrap_or(0)
+            };
+            let scores = board.scores();
+            let winners = g.outcome().map(|o| o.winners()).unwrap_or_default();
+            for (i, s) in ploy_core::Seat::ALL.into_iter().enumerate() {
+                if winners.contains(s) {
+                    assert!(
+                        scores
+                            .iter()
+                            .enumerate()
+                            .all(|(j, &o)| j == i || o < scores[i])
+                    );
+                    continue;
+                }
+                knocked_out += usize::from(!g.position().in_play().contains(s));
+                for (j, t) in ploy_core::Seat::ALL.into_iter().enumerate() {
+                    if winners.contains(t) || i == j {
+                        continue;
+                    }
+                    assert_eq!(
+                        scores[i].cmp(&scores[j]),
+                        stayed(s).cmp(&stayed(t)),
+                        "seed {seed}: {s:?} {t:?} {scores:?}"
+                    );
+                }
+            }
+        }
+        assert!(knocked_out > 0, "some player was knocked out");
+    }
 }
