@@ -465,3 +465,102 @@ pub(super) fn run_board(args: &MatchArgs, kind: BoardKind) -> Result<(), Failure
     out.flush()?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::matches::{Budget, PlayerSetup, PlayerSpec};
+
+    fn setup(seed: u64) -> PlayerSetup {
+        PlayerSetup {
+            budget: Budget::Nodes(300),
+            seed,
+            rules: ploy_core::Rules::standard(),
+            timeout: None,
+            options: Vec::new(),
+        }
+    }
+
+    /// Plays `plan` between in-process players; gives the report and the games' records.
+    fn play(plan: &BoardPlan, a: &str, b: &str) -> (BoardMatchReport, Vec<String>) {
+        let (a_spec, b_spec): (PlayerSpec, PlayerSpec) = (a.parse().unwrap(), b.parse().unwrap());
+        let n = plan.kind.players();
+        let make = || -> Result<Vec<Box<dyn BoardPlayer>>, String> {
+            let mut players = vec![board_player(&a_spec, plan.kind, plan.cap, &setup(1))?];
+            for _ in 1..n {
+                players.push(board_player(&b_spec, plan.kind, plan.cap, &setup(2))?);
+            }
+            Ok(players)
+        };
+        let mut records = Vec::new();
+        let report = play_board_match(plan, [a, b], &make, &Vec::new(), |g, _| {
+            records.push(g.record_text([a, b], "300 nodes"));
+            Ok(())
+        })
+        .unwrap();
+        (report, records)
+    }
+
+    #[test]
+    fn the_crate_engines_play_in_this_process() {
+        let plan = BoardPlan {
+            kind: BoardKind::Pente(pente::Rules::new(pente::Size::S9)),
+            games: 2,
+            openings: BoardOpenings {
+                list: Vec::new(),
+                seed: 1,
+                plies: 3,
+            },
+            cap: None,
+            sprt: None,
+            jobs: 1,
+        };
+        let (report, records) = play(&plan, "full@n300", "random");
+        let BoardMatchReport::Two(r) = report else {
+            panic!("two players")
+        };
+        assert_eq!(r.standing.tally.games(), 2);
+        assert!(r.a.stats.nodes > 0);
+        for text in &records {
+            let record: pente::Record = text.parse().unwrap();
+            assert!(record.validate().unwrap().outcome().is_some(), "{text}");
+        }
+    }
+
+    /// Three players on two workers: the same games as on one (a node budget), every seat
+    /// to A once per opening.
+    #[test]
+    fn workers_give_the_games_of_one() {
+        let mut plan = BoardPlan {
+            kind: BoardKind::Pyloff(pyloff::Options::new(3, 3, pyloff::RuleSet::Default).unwrap()),
+            games: 6,
+            openings: BoardOpenings {
+                list: Vec::new(),
+                seed: 5,
+                plies: 2,
+            },
+            cap: Some(30),
+            sprt: None,
+            jobs: 1,
+        };
+        let (one, records) = play(&plan, "full@n300", "random");
+        plan.jobs = 2;
+        let (two, again) = play(&plan, "full@n300", "random");
+        // The same records but for the date (a run may cross midnight).
+        let undated = |r: &[String]| -> Vec<String> {
+            r.iter()
+                .map(|t| t.lines().filter(|l| !l.starts_with("# date:")).collect())
+                .collect()
+        };
+        assert_eq!(undated(&records), undated(&again));
+        let (BoardMatchReport::Multi(one), BoardMatchReport::Multi(two)) = (one, two) else {
+            panic!("three players")
+        };
+        assert_eq!(one.count.tally, two.count.tally);
+        assert!(one.count.tally.seats.iter().all(|(s, _)| s.games == 2));
+        for text in &records {
+            let record: pyloff::Record = text.parse().unwrap();
+            record.replay().unwrap();
+        }
+    }
+}
