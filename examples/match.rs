@@ -28,6 +28,11 @@
 //! "elo_low", "elo_high", "llr", "lower_bound", "upper_bound", "sprt", "pentanomial",
 //! "forfeits", "a", "b"}`, instead of the text.
 //!
+//! `--game pente|pyloff` plays Pente or Pyloff (with their options; three and four Pyloff
+//! players, and Ploy's free-for-all with `--ffa-seats`, put A in one seat, turning, and
+//! report A's first-place share and mean rank); `--log FILE` and `--resume` run a long match
+//! across sessions (docs/matches.md).
+//!
 //! The same program is `ploy match`; the code and the details are in
 //! `ploy::cli::matches`.
 

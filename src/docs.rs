@@ -9,7 +9,7 @@
           [protocol]: crate::docs::protocol\n[speed]: crate::docs::speed\n\
           [server]: crate::docs::server\n[pyloff]: crate::docs::pyloff\n\
           [pente]: crate::docs::pente\n[search-tuning]: crate::docs::search_tuning\n\
-          [readme]: crate"]
+          [matches]: crate::docs::matches\n[readme]: crate"]
 #![doc = include_str!("../docs/README.md")]
 
 pub mod rules {
@@ -53,4 +53,9 @@ pub mod pente {
 pub mod search_tuning {
     #![doc = "[index]: crate::docs\n[speed]: crate::docs::speed\n[readme]: crate"]
     #![doc = include_str!("../docs/search-tuning.md")]
+}
+
+pub mod matches {
+    #![doc = "[protocol]: crate::docs::protocol"]
+    #![doc = include_str!("../docs/matches.md")]
 }

@@ -4,7 +4,8 @@
 #![doc = "[rules]: crate::docs::rules\n[notation]: crate::docs::notation\n\
           [protocol]: crate::docs::protocol\n[speed]: crate::docs::speed\n[server]: crate::docs::server\n\
           [docs]: crate::docs\n[pyloff]: crate::docs::pyloff\n\
-          [pente]: crate::docs::pente\n[search-tuning]: crate::docs::search_tuning"]
+          [pente]: crate::docs::pente\n[search-tuning]: crate::docs::search_tuning\n\
+          [matches]: crate::docs::matches"]
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

@@ -48,8 +48,9 @@ pub enum Command {
     Perft(PerftArgs),
     /// The legal moves of positions read from standard input, a line each.
     Moves(MovesArgs),
-    /// Play games between two players (engine configurations, engine programs) and
-    /// estimate their Elo difference.
+    /// Play games between two players (engine configurations, engine programs) of Ploy,
+    /// Pente or Pyloff and estimate their Elo difference, or with three or four players A's
+    /// placings.
     Match(Box<MatchArgs>),
     /// Search benchmark: node count (a signature of the search) and speed.
     Bench(BenchArgs),

@@ -1,6 +1,24 @@
 //! `ploy match` and the `match` example: games between two players, with the result from
 //! the first player's (A's) view, an Elo difference with its 95 % interval, and optionally a
-//! sequential probability ratio test (SPRT) that stops the match once it is decided.
+//! sequential probability ratio test (SPRT) that stops the match once it is decided; for
+//! three and four players, A's placings. The user's guide is `docs/matches.md`
+//! ([`crate::docs::matches`]).
+//!
+//! # Games
+//!
+//! `--game ploy` (the default) plays Ploy as described below. `--game pente` and `--game
+//! pyloff` play the other games of the workspace, with their options as flags (`--size`,
+//! `--no-tournament-rule`; `--size`, `--players`, `--all-freedoms`, `--cut-down`), sent to
+//! engine programs as their protocol options after `setoption name Game value pente|pyloff`;
+//! their players are engine programs, `full` (the game crate's engine in this process) or
+//! `random` ([`board_players`]); the games, their caps and openings are in [`boards`].
+//! `--ffa-seats` plays Ploy's four-player free-for-all seat by seat. Two-player Pente and
+//! Pyloff are played and counted as Ploy's matches are (pairs, Elo, SPRT, the same JSON);
+//! with three or four players A plays one seat, turning game by game, and B every other
+//! seat, each its own player ([`board_match`]), and the match reports A's first-place share
+//! and mean rank with their 95 % intervals ([`placings`], [`board_run::MultiReport`]).
+//! `--log FILE` appends a JSON line per game and `--resume` goes on with a logged match
+//! ([`log`]).
 //!
 //! # Players
 //!
@@ -21,7 +39,7 @@
 //! plus `--timeout`, 5 s by default; 60 s a move with a depth or node budget), and is
 //! started again for the next game.
 //!
-//! # Games
+//! # Ploy's games
 //!
 //! Games come in pairs: game `g` (counting from 0) plays the opening of pair `g / 2`, with
 //! A as Green (moving first in the standard start) when `g` is even and as Red when it is
@@ -86,11 +104,9 @@
 //!     --games 100 --opening-plies 4 --time 100ms --no-capture-limit 0 --ply-cap 400 -j 1
 //! ```
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::Parser;
@@ -99,12 +115,19 @@ use ploy_search::MAX_DEPTH;
 
 use super::{Failure, RuleArgs, parse_duration, progress_bar};
 
+pub mod board_match;
+pub mod board_players;
+pub mod board_run;
+pub mod boards;
 mod game;
+pub mod log;
 pub mod openings;
+pub mod placings;
 pub mod player;
 pub mod players;
 pub mod process;
 mod report;
+mod schedule;
 pub mod stats;
 
 use game::play_one;
@@ -115,11 +138,49 @@ pub use players::{
     Budget, EngineKind, Fault, FaultKind, Player, PlayerSetup, PlayerSpec, PlayerStats,
 };
 pub use process::{EngineProcess, ProcessSpec, parse_option};
-use report::progress_message;
+use report::{Counter, progress_message};
 pub use report::{MatchReport, PlayerReport, Standing};
 pub use stats::{
     Elo, GameResult, Hypothesis, Pentanomial, Sprt, Tally, expected_score, pentanomial_llr,
 };
+
+/// The game of a match: `ploy` (the default), `pente` or `pyloff`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MatchGame {
+    /// Ploy, two players or four (as two teams).
+    #[default]
+    Ploy,
+    /// Pente.
+    Pente,
+    /// Pyloff, two to four players.
+    Pyloff,
+}
+
+impl std::str::FromStr for MatchGame {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<MatchGame, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "ploy" => Ok(MatchGame::Ploy),
+            "pente" => Ok(MatchGame::Pente),
+            "pyloff" => Ok(MatchGame::Pyloff),
+            _ => Err(format!(
+                "`{}`: the game is ploy, pente or pyloff",
+                super::excerpt(text, 40)
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for MatchGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MatchGame::Ploy => "ploy",
+            MatchGame::Pente => "pente",
+            MatchGame::Pyloff => "pyloff",
+        })
+    }
+}
 
 /// Reads `ELO0,ELO1` for `--sprt`.
 fn parse_elo_pair(text: &str) -> Result<(f64, f64), String> {
@@ -150,7 +211,8 @@ fn parse_rate(text: &str) -> Result<f64, String> {
         })
 }
 
-/// Play games between two players and estimate their Elo difference.
+/// Play games between two players (A in one seat and B in the others with three or four)
+/// and estimate how much stronger A is.
 #[derive(Parser, Clone, Debug)]
 #[command(
     name = "match",
@@ -177,7 +239,20 @@ fn parse_rate(text: &str) -> Result<f64, String> {
                   protocol, 50 openings of 4 random plies with colours swapped, 100 ms a \
                   move, draws at 400 plies: ploy match --a \
                   engine:target/release/examples/engine --b engine:OLD/engine --games 100 \
-                  --opening-plies 4 --time 100ms --no-capture-limit 0 --ply-cap 400"
+                  --opening-plies 4 --time 100ms --no-capture-limit 0 --ply-cap 400\n\n\
+                  --game pente (--size, --no-tournament-rule) and --game pyloff (--size, \
+                  --players 2..4, --all-freedoms, --cut-down) take engine:PATH, full or random \
+                  players, told the game and its options; Pente's openings are three stones by \
+                  default (the centre, then points within three of it), Pyloff's four random \
+                  moves. With three or four players (and Ploy's free-for-all with \
+                  --ffa-seats) A plays one seat, turning game by game, B the others; the match \
+                  reports A's first-place share (a shared first place counts 1/k; 95 % Wilson \
+                  interval) and mean rank (95 % t interval). Pente at 1 s a move, logged: \
+                  ploy match --game pente --a engine:NEW --b engine:OLD --time 1s --games 100 \
+                  --log pente.jsonl --resume. Four-player Pyloff against depth-2 bots: ploy \
+                  match --game pyloff --players 4 --a engine:NEW --b engine:NEW@d2 --time \
+                  200ms --games 40. --log FILE appends a JSON line per game; --resume counts \
+                  the logged games and plays on."
 )]
 pub struct MatchArgs {
     /// Number of games, played in pairs (each opening once with each colour) [default: 20;
@@ -187,18 +262,20 @@ pub struct MatchArgs {
     /// Seed of the random openings and of the random players.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Random plies of each opening [default: 4; with --openings, 0: random plies after
-    /// each opening of the file].
+    /// Random plies of each opening [default: 4, Pente 3; with --openings, 0: random plies
+    /// after each opening of the file].
     #[arg(long, value_name = "PLIES")]
     pub opening_plies: Option<u32>,
     /// Openings file: one opening a line (`start | e3-e4-0 e7-e6-0`, moves alone from the
     /// start, or a position string with or without `| moves`; `#` starts a comment).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Plies (opening included) at which a game is adjudicated as a draw.
-    #[arg(long, default_value_t = 200, value_name = "PLIES",
+    /// Plies (opening included) at which a game is stopped: a draw in Ploy (default 200)
+    /// and Pente (default none: the board fills); in Pyloff the score decides (default
+    /// the crate's move cap, 364 on size 6).
+    #[arg(long, value_name = "PLIES",
           value_parser = clap::value_parser!(u32).range(1..))]
-    pub ply_cap: u32,
+    pub ply_cap: Option<u32>,
     /// Default budget: nodes per move (the default is 20000 nodes).
     #[arg(long, group = "budget", value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
@@ -239,7 +316,8 @@ pub struct MatchArgs {
     #[arg(short = 'j', long = "jobs", default_value_t = 1, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
-    /// Write a game record of every game into this directory (game-001.plg, ...).
+    /// Write a game record of every game into this directory (game-001.plg, ...; Pente's
+    /// game-001.pente, Pyloff's game-001.pyloff).
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
     /// Write a score sheet of every game into this directory (game-001.txt, ...).
@@ -247,9 +325,44 @@ pub struct MatchArgs {
     pub sheets: Option<PathBuf>,
     /// Print one JSON object: {"games", "wins", "draws", "losses", "score", "elo",
     /// "elo_low", "elo_high", "llr", "lower_bound", "upper_bound", "sprt", "pentanomial",
-    /// "forfeits", "a", "b"} (and no game lines).
+    /// "forfeits", "a", "b"} (and no game lines); with three or four players {"game",
+    /// "players", "games", "share", "share_low", "share_high", "fair_share", "b_share",
+    /// "rank", "rank_low", "rank_high", "fair_rank", "seats", "forfeits", "a", "b"}.
     #[arg(long)]
     pub json: bool,
+    /// The game: ploy, pente or pyloff (players are then engine programs, `full` or
+    /// `random`).
+    #[arg(long, default_value_t = MatchGame::Ploy, value_name = "GAME")]
+    pub game: MatchGame,
+    /// Pente or Pyloff: the board size (Pente 7 to 19, odd [default: 19]; Pyloff 2 to 13
+    /// [default: 6]).
+    #[arg(long, value_name = "N")]
+    pub size: Option<u8>,
+    /// Pente: without the tournament rule.
+    #[arg(long)]
+    pub no_tournament_rule: bool,
+    /// Pyloff: the number of players, 2 to 4 [default: 2]; with 3 or 4, A plays one seat
+    /// (turning game by game) and B the others.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=4))]
+    pub players: Option<u8>,
+    /// Pyloff: freedoms on every level.
+    #[arg(long)]
+    pub all_freedoms: bool,
+    /// Pyloff: the cut-down game.
+    #[arg(long)]
+    pub cut_down: bool,
+    /// Ploy: play the four-player free-for-all with A in one seat, turning game by game,
+    /// and B in the other three (each seat its own player), counted by placings; without
+    /// it four-player games are played by two sides (A = Green and Yellow).
+    #[arg(long)]
+    pub ffa_seats: bool,
+    /// Append one JSON line per counted game to FILE (after a first line that describes
+    /// the match).
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Go on with the match of --log: count the games there and play on from the next.
+    #[arg(long, requires = "log")]
+    pub resume: bool,
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -307,11 +420,113 @@ impl MatchArgs {
                 .games
                 .unwrap_or(if sprt.is_some() { 20_000 } else { 20 }),
             rules,
-            ply_cap: self.ply_cap as usize,
+            ply_cap: self.ply_cap.unwrap_or(200) as usize,
             openings,
             sprt,
             jobs: self.jobs,
         })
+    }
+
+    /// The game other than Ploy these arguments ask for, with its options; `None` for
+    /// Ploy.
+    ///
+    /// # Errors
+    /// A usage [`Failure`] for an option of another game, or a size or rule set the game
+    /// does not have.
+    pub fn board_kind(&self) -> Result<Option<boards::BoardKind>, Failure> {
+        let r = &self.rules;
+        let ploy_rules = r.university
+            || r.standard
+            || r.relaxed
+            || r.single_step
+            || r.no_repetition
+            || r.no_capture_limit.is_some()
+            || r.plays_on
+            || r.bare_commander_removed;
+        let refuse = |flags: &[(bool, &str)], game: MatchGame| -> Result<(), Failure> {
+            match flags.iter().find(|(given, _)| *given) {
+                Some((_, flag)) => Err(Failure::usage(format!(
+                    "{flag} is not an option of a {game} match"
+                ))),
+                None => Ok(()),
+            }
+        };
+        let pente = [(self.no_tournament_rule, "--no-tournament-rule")];
+        let pyloff = [
+            (self.players.is_some(), "--players"),
+            (self.all_freedoms, "--all-freedoms"),
+            (self.cut_down, "--cut-down"),
+        ];
+        let ploy = [(ploy_rules, "a Ploy rule flag")];
+        match self.game {
+            MatchGame::Ploy => {
+                refuse(&[(self.size.is_some(), "--size")], self.game)?;
+                refuse(&pente, self.game)?;
+                refuse(&pyloff, self.game)?;
+                Ok(self
+                    .ffa_seats
+                    .then(|| boards::BoardKind::PloyFfa(self.rules.rules(Rules::standard()))))
+            }
+            MatchGame::Pente => {
+                refuse(&[(self.ffa_seats, "--ffa-seats")], self.game)?;
+                refuse(&pyloff, self.game)?;
+                refuse(&ploy, self.game)?;
+                let size = pente::Size::new(u32::from(self.size.unwrap_or(19)))
+                    .map_err(|e| Failure::usage(format!("--size: {e}")))?;
+                let rules = pente::Rules::new(size).with_tournament_rule(!self.no_tournament_rule);
+                Ok(Some(boards::BoardKind::Pente(rules)))
+            }
+            MatchGame::Pyloff => {
+                refuse(&[(self.ffa_seats, "--ffa-seats")], self.game)?;
+                refuse(&pente, self.game)?;
+                refuse(&ploy, self.game)?;
+                let options = pyloff::Options::new(
+                    self.size.unwrap_or(pyloff::DEFAULT_SIZE),
+                    self.players.unwrap_or(2),
+                    pyloff::RuleSet::from_flags(self.all_freedoms, self.cut_down),
+                )
+                .map_err(|e| Failure::usage(format!("pyloff options: {e}")))?;
+                Ok(Some(boards::BoardKind::Pyloff(options)))
+            }
+        }
+    }
+
+    /// What decides which games a match plays and how they count, as a match log's first
+    /// line holds it (see [`log`]).
+    #[must_use]
+    pub fn setup_json(&self) -> serde_json::Value {
+        let game = match self.board_kind() {
+            Ok(Some(kind @ boards::BoardKind::PloyFfa(rules))) => format!("{kind} {rules:?}"),
+            Ok(Some(kind)) => kind.to_string(),
+            _ => format!("ploy {:?}", self.rules.rules(Rules::standard())),
+        };
+        serde_json::json!({
+            "game": game,
+            "seed": self.seed,
+            "opening_plies": self.opening_plies,
+            "openings": self.openings.as_ref().map(|p| p.display().to_string()),
+            "ply_cap": self.ply_cap,
+            "budget": self.budget().describe(),
+            "a": self.a.to_string(),
+            "b": self.b.to_string(),
+            "a_options": self.a_options,
+            "b_options": self.b_options,
+            "timeout": self.timeout.map(|t| t.as_millis() as u64),
+            "sprt": self.sprt.map(|(e0, e1)| [e0, e1, self.alpha, self.beta]),
+        })
+    }
+
+    /// The time control of the records: the budget both players have, or each one's.
+    fn time_control(&self) -> String {
+        let budgets = [
+            self.a.budget().unwrap_or(self.budget()),
+            self.b.budget().unwrap_or(self.budget()),
+        ];
+        if budgets[0] == budgets[1] {
+            budgets[0].describe()
+        } else {
+            format!("A {}, B {}", budgets[0].describe(), budgets[1].describe())
+        }
     }
 
     /// How each player is set up (`which` 0 for A, 1 for B).
@@ -363,47 +578,11 @@ pub struct MatchPlan {
     pub jobs: u32,
 }
 
-/// What a worker tells the match.
-enum Event {
-    /// Its players are ready; what they say about themselves.
-    Started([Option<String>; 2]),
-    /// A finished game.
-    Game(Box<GameReport>),
-    /// Its players could not be made.
-    Failed(String),
-}
-
-/// A worker: makes its players, then plays the next game not yet taken until there is
-/// none or `stop` is raised.
-fn worker(
-    plan: &MatchPlan,
-    make: &(dyn Fn() -> Result<[Box<dyn Player>; 2], String> + Sync),
-    next: &AtomicU32,
-    stop: &AtomicBool,
-    events: mpsc::Sender<Event>,
-) {
-    let mut players = match make() {
-        Ok(p) => p,
-        Err(e) => {
-            stop.store(true, Ordering::Relaxed);
-            let _ = events.send(Event::Failed(e));
-            return;
-        }
-    };
-    let _ = events.send(Event::Started([players[0].about(), players[1].about()]));
-    while !stop.load(Ordering::Relaxed) {
-        let index = next.fetch_add(1, Ordering::Relaxed);
-        if index >= plan.games {
-            break;
-        }
-        let Some(report) = play_one(plan, index, &mut players, stop) else {
-            break;
-        };
-        if events.send(Event::Game(Box::new(report))).is_err() {
-            break;
-        }
+/// A worker's two players, A and B.
+impl schedule::Seats for [Box<dyn Player>; 2] {
+    fn about(&self) -> Vec<Option<String>> {
+        vec![self[0].about(), self[1].about()]
     }
-    // The players go here: engine programs are told to quit.
 }
 
 /// Plays the match `plan`: `make` gives each worker its players (A, B), `names` are their
@@ -417,83 +596,40 @@ pub fn play_match(
     plan: &MatchPlan,
     names: [&str; 2],
     make: &(dyn Fn() -> Result<[Box<dyn Player>; 2], String> + Sync),
+    on_game: impl FnMut(&GameReport, &Standing) -> Result<(), Failure>,
+) -> Result<MatchReport, Failure> {
+    play_match_from(plan, names, make, Counter::new(plan.sprt), on_game)
+}
+
+/// [`play_match`] after the games `counter` has counted already (from a log): the games
+/// from the next one on.
+fn play_match_from(
+    plan: &MatchPlan,
+    names: [&str; 2],
+    make: &(dyn Fn() -> Result<[Box<dyn Player>; 2], String> + Sync),
+    mut counter: Counter,
     mut on_game: impl FnMut(&GameReport, &Standing) -> Result<(), Failure>,
 ) -> Result<MatchReport, Failure> {
-    let next = AtomicU32::new(0);
-    let stop = AtomicBool::new(false);
-    let jobs = plan.jobs.clamp(1, plan.games.max(1));
-    let mut standing = Standing {
-        llr: plan.sprt.map(|_| 0.0),
-        ..Standing::default()
+    let first = if counter.standing.verdict.is_some() {
+        plan.games
+    } else {
+        counter.standing.tally.games()
     };
-    let mut about = None;
-    let mut failure = None;
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel();
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            scope.spawn(move || worker(plan, make, next, stop, tx));
-        }
-        drop(tx);
-        let mut waiting = BTreeMap::new();
-        let mut counted = 0u32;
-        let mut first_of_pair = None;
-        let mut done = false;
-        for event in rx {
-            match event {
-                Event::Started(a) => {
-                    about.get_or_insert(a);
-                }
-                Event::Failed(e) => {
-                    failure.get_or_insert(Failure::failed(e));
-                    done = true;
-                }
-                Event::Game(report) if !done => {
-                    waiting.insert(report.number, report);
-                    while let Some(report) = waiting.remove(&(counted + 1)) {
-                        counted += 1;
-                        let result = report.result();
-                        standing.tally.add(result);
-                        if let End::Forfeit { loser, .. } = report.end {
-                            standing.forfeits[loser] += 1;
-                        }
-                        standing.stats[0].add(report.stats[0]);
-                        standing.stats[1].add(report.stats[1]);
-                        let mut decided = false;
-                        match first_of_pair.take() {
-                            None => first_of_pair = Some(result),
-                            Some(first) => {
-                                standing.pairs.add(first, result);
-                                if let Some(sprt) = plan.sprt {
-                                    let llr = sprt.llr(&standing.pairs);
-                                    standing.llr = Some(llr);
-                                    standing.verdict = sprt.verdict(llr);
-                                    decided = standing.verdict.is_some();
-                                }
-                            }
-                        }
-                        if let Err(f) = on_game(&report, &standing) {
-                            failure.get_or_insert(f);
-                            decided = true;
-                        }
-                        if decided {
-                            done = true;
-                            break;
-                        }
-                    }
-                    if done {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                }
-                Event::Game(_) => {}
-            }
-        }
-    });
-    if let Some(f) = failure {
-        return Err(f);
-    }
-    let [a_about, b_about] = about.unwrap_or_default();
+    let play = |index: u32, players: &mut [Box<dyn Player>; 2], stop: &AtomicBool| {
+        play_one(plan, index, players, stop)
+    };
+    let about = schedule::schedule(first, plan.games, plan.jobs, make, &play, |report| {
+        let forfeit = match report.end {
+            End::Forfeit { loser, .. } => Some(loser),
+            _ => None,
+        };
+        let decided = counter.count(report.result(), forfeit, report.stats);
+        on_game(&report, &counter.standing)?;
+        Ok(decided)
+    })?;
+    let standing = counter.standing;
+    let mut about = about.into_iter();
+    let (a_about, b_about) = (about.next().flatten(), about.next().flatten());
     Ok(MatchReport {
         standing,
         sprt: plan.sprt,
@@ -523,6 +659,9 @@ fn make_dir(dir: &Path) -> Result<(), Failure> {
 /// that is not an engine program, a directory that cannot be made. A failure (status 1): an
 /// engine program that does not start, a failed write.
 pub fn run(args: &MatchArgs) -> Result<(), Failure> {
+    if let Some(kind) = args.board_kind()? {
+        return board_run::run_board(args, kind);
+    }
     let plan = args.plan()?;
     for (spec, options, flag) in [
         (&args.a, &args.a_options, "--a-option"),
@@ -537,16 +676,20 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     for dir in [&args.records, &args.sheets].into_iter().flatten() {
         make_dir(dir)?;
     }
-    let names = [args.a.to_string(), args.b.to_string()];
-    let budgets = [
-        args.a.budget().unwrap_or(args.budget()),
-        args.b.budget().unwrap_or(args.budget()),
-    ];
-    let time_control = if budgets[0] == budgets[1] {
-        budgets[0].describe()
-    } else {
-        format!("A {}, B {}", budgets[0].describe(), budgets[1].describe())
+    let (mut log, entries) = match &args.log {
+        Some(path) => {
+            let (log, entries) = log::MatchLog::open(path, &args.setup_json(), args.resume)?;
+            (Some(log), entries)
+        }
+        None => (None, Vec::new()),
     };
+    let mut counter = Counter::new(plan.sprt);
+    for entry in &entries {
+        let (result, forfeit, stats) = log::two_player_entry(entry).map_err(Failure::usage)?;
+        counter.count(result, forfeit, stats);
+    }
+    let names = [args.a.to_string(), args.b.to_string()];
+    let time_control = args.time_control();
     let setups = [args.setup(0), args.setup(1)];
     let make = |/* a worker's players */| -> Result<[Box<dyn Player>; 2], String> {
         Ok([args.a.player(&setups[0])?, args.b.player(&setups[1])?])
@@ -555,18 +698,20 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
         u64::from(plan.games),
         "match {pos}/{len} [{bar:12}] {msg} ~{eta} left",
     );
-    bar.set_message(progress_message(
-        &Standing {
-            llr: plan.sprt.map(|_| 0.0),
-            ..Standing::default()
-        },
-        plan.sprt,
-    ));
+    bar.set_message(progress_message(&counter.standing, plan.sprt));
+    bar.set_position(entries.len() as u64);
     let width = plan.games.to_string().len().max(3);
     let mut out = std::io::stdout().lock();
-    let report = play_match(&plan, [&names[0], &names[1]], &make, |game, standing| {
+    if !args.json && !entries.is_empty() {
+        writeln!(out, "({} games counted from the log)", entries.len())?;
+    }
+    let names_ref = [names[0].as_str(), names[1].as_str()];
+    let report = play_match_from(&plan, names_ref, &make, counter, |game, standing| {
         bar.inc(1);
         bar.set_message(progress_message(standing, plan.sprt));
+        if let Some(log) = &mut log {
+            log.append(&game.log_entry())?;
+        }
         let file = format!("game-{:0width$}", game.number);
         if let Some(dir) = &args.records {
             let text = game

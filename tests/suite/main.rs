@@ -11,6 +11,7 @@ mod engine_protocol;
 mod game_levels;
 mod games_recorded;
 mod match_engines;
+mod match_games;
 mod pente_common;
 mod pente_moves_reference;
 mod pente_piskvork;

@@ -187,6 +187,26 @@ impl GameReport {
     }
 }
 
+impl GameReport {
+    /// The game's entry in a match log (see [`super::log`]).
+    #[must_use]
+    pub fn log_entry(&self) -> serde_json::Value {
+        serde_json::json!({
+            "game": self.number,
+            "opening": self.opening.to_line(),
+            "a_seat": if self.a_seat == Seat::Green { "green" } else { "red" },
+            "result": super::log::result_word(self.result()),
+            "forfeit": match self.end {
+                End::Forfeit { loser, .. } => Some(["A", "B"][loser]),
+                _ => None,
+            },
+            "plies": self.game.moves().len(),
+            "how": self.how(),
+            "stats": super::log::stats_json(self.stats),
+        })
+    }
+}
+
 /// `text` fit for a header or comment: control characters become spaces, no white space
 /// at the ends, and at most 300 characters.
 fn clean(text: &str) -> String {

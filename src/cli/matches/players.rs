@@ -95,6 +95,13 @@ impl PlayerSpec {
         &self.engine
     }
 
+    /// Whether the spec names the search in this process in its default configuration
+    /// (`full`, with any overrides but no search options).
+    #[must_use]
+    pub fn is_plain_full(&self) -> bool {
+        matches!(self.engine, EngineKind::Search(_)) && self.text.split('@').next() == Some("full")
+    }
+
     /// Whether the spec names an engine program.
     #[must_use]
     pub fn is_process(&self) -> bool {

@@ -7,13 +7,15 @@
 //!   program greets with its `id`/`option` block at once or only in answer to `uci`; the
 //!   `id name` line is kept for the output. Then `setoption name <name> value <value>` for
 //!   the match's rules (`Elimination`, `Rotation`, `Repetition draw`, `No-capture limit`,
-//!   `Partner elimination`, `Bare commander`), then the options given on the command line,
-//!   then `isready`: an `info string error` line before `readyok` means an option was
+//!   `Partner elimination`, `Bare commander`; for Pente and Pyloff instead `Game` and the
+//!   game's options, see [`EngineProcess::start_with`]), then the options given on the
+//!   command line, then `isready`: an `info string error` line before `readyok` means an option was
 //!   refused, and the match stops with it.
 //! - Each game: `ucinewgame` and `isready` (the program forgets its tables).
 //! - Each move: `position startpos moves ...` (or `position ffa|partnership moves ...`, or
-//!   `position fen <position string> moves ...` for another start), with every move of the
-//!   game so far, then `go movetime T` (or `go depth D`, `go nodes N`), and it reads until
+//!   `position fen <position string> moves ...` for another start; for Pente and Pyloff
+//!   `position startpos moves ...` in the game's notation), with every move of the game so
+//!   far, then `go movetime T` (or `go depth D`, `go nodes N`), and it reads until
 //!   `bestmove <move>`. The last `nodes N` of the `info` lines is counted as the move's
 //!   nodes.
 //! - At the end: `quit`; a program that has not ended a second later is killed.
@@ -96,7 +98,8 @@ struct Running {
 pub struct EngineProcess {
     name: String,
     spec: ProcessSpec,
-    rules: Rules,
+    /// The options that set the game and its rules, sent before the spec's.
+    game_options: Vec<(String, String)>,
     budget: Budget,
     move_timeout: Duration,
     running: Option<Running>,
@@ -120,6 +123,26 @@ impl EngineProcess {
         budget: Budget,
         timeout: Option<Duration>,
     ) -> Result<EngineProcess, String> {
+        let options = rule_options(rules)
+            .into_iter()
+            .map(|(n, v)| (n.to_owned(), v))
+            .collect();
+        EngineProcess::start_with(name, spec, options, budget, timeout)
+    }
+
+    /// Starts the program of `spec` for any game: as [`EngineProcess::start`], with
+    /// `game_options` (`(name, value)`, e.g. `("Game", "pente")`, `("Size", "9")`) sent
+    /// before the spec's options instead of Ploy's rules.
+    ///
+    /// # Errors
+    /// As [`EngineProcess::start`].
+    pub fn start_with(
+        name: String,
+        spec: ProcessSpec,
+        game_options: Vec<(String, String)>,
+        budget: Budget,
+        timeout: Option<Duration>,
+    ) -> Result<EngineProcess, String> {
         let move_timeout = match budget {
             Budget::MoveTime(t) => t.saturating_add(timeout.unwrap_or(Duration::from_secs(5))),
             _ => timeout.unwrap_or(Duration::from_secs(60)),
@@ -127,7 +150,7 @@ impl EngineProcess {
         let mut p = EngineProcess {
             name,
             spec,
-            rules,
+            game_options,
             budget,
             move_timeout,
             running: None,
@@ -200,10 +223,7 @@ impl EngineProcess {
         if about.is_some() {
             self.about = about;
         }
-        let mut commands = rule_options(self.rules)
-            .into_iter()
-            .map(|(n, v)| (n.to_owned(), v))
-            .collect::<Vec<_>>();
+        let mut commands = self.game_options.clone();
         commands.extend(self.spec.options.iter().cloned());
         for (name, value) in &commands {
             self.send(&format!("setoption name {name} value {value}"))?;
@@ -313,8 +333,59 @@ impl EngineProcess {
         }
     }
 
+    /// Sends `position` (a whole `position ...` command) and `go` with the budget, and
+    /// reads until `bestmove`: the move as the program wrote it, not checked (the caller
+    /// reads it in its game's notation). The last `nodes N` of the `info` lines is counted.
+    ///
+    /// # Errors
+    /// A [`Fault`] when the program crashes, does not answer in time, or answers
+    /// `bestmove none` (or nothing) in an undecided game.
+    pub fn best_move(&mut self, position: &str) -> Result<String, Fault> {
+        let t = Instant::now();
+        self.send(position)?;
+        self.send(&format!("go {}", self.budget.go_words()))?;
+        let mut nodes = 0;
+        let mut answer = None;
+        let result = self.read_until(self.move_timeout, |line| {
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("info") => {
+                    let mut words = words.peekable();
+                    while let Some(w) = words.next() {
+                        if w == "nodes" {
+                            if let Some(n) = words.peek().and_then(|n| n.parse().ok()) {
+                                nodes = n;
+                            }
+                        }
+                        if w == "string" || w == "pv" {
+                            break;
+                        }
+                    }
+                    false
+                }
+                Some("bestmove") => {
+                    answer = Some(words.next().unwrap_or_default().to_owned());
+                    true
+                }
+                _ => false,
+            }
+        });
+        self.stats.time += t.elapsed();
+        result?;
+        self.stats.moves += 1;
+        self.stats.nodes += nodes;
+        let answer = answer.unwrap_or_default();
+        if answer == "none" || answer.is_empty() {
+            return Err(Fault::new(
+                FaultKind::NoMove,
+                format!("`bestmove {answer}` in an undecided game"),
+            ));
+        }
+        Ok(answer)
+    }
+
     /// The `position` command for `game`.
-    fn position_command(game: &Game) -> String {
+    pub(super) fn position_command(game: &Game) -> String {
         let start = game.start_position();
         let standard = *start == Position::start(start.variant(), start.rules());
         let head = match start.variant() {
@@ -357,46 +428,7 @@ impl Player for EngineProcess {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, Fault> {
-        let t = Instant::now();
-        self.send(&EngineProcess::position_command(game))?;
-        self.send(&format!("go {}", self.budget.go_words()))?;
-        let mut nodes = 0;
-        let mut answer = None;
-        let result = self.read_until(self.move_timeout, |line| {
-            let mut words = line.split_whitespace();
-            match words.next() {
-                Some("info") => {
-                    let mut words = words.peekable();
-                    while let Some(w) = words.next() {
-                        if w == "nodes" {
-                            if let Some(n) = words.peek().and_then(|n| n.parse().ok()) {
-                                nodes = n;
-                            }
-                        }
-                        if w == "string" || w == "pv" {
-                            break;
-                        }
-                    }
-                    false
-                }
-                Some("bestmove") => {
-                    answer = Some(words.next().unwrap_or_default().to_owned());
-                    true
-                }
-                _ => false,
-            }
-        });
-        self.stats.time += t.elapsed();
-        result?;
-        self.stats.moves += 1;
-        self.stats.nodes += nodes;
-        let answer = answer.unwrap_or_default();
-        if answer == "none" || answer.is_empty() {
-            return Err(Fault::new(
-                FaultKind::NoMove,
-                format!("`bestmove {answer}` in an undecided game"),
-            ));
-        }
+        let answer = self.best_move(&EngineProcess::position_command(game))?;
         let illegal = |why: String| {
             Fault::new(
                 FaultKind::IllegalMove,
@@ -422,7 +454,7 @@ impl Drop for EngineProcess {
 }
 
 /// The rule options that tell an engine program the match's rules.
-fn rule_options(rules: Rules) -> [(&'static str, String); 6] {
+pub(super) fn rule_options(rules: Rules) -> [(&'static str, String); 6] {
     [
         (
             "Elimination",

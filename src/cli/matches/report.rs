@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{Hypothesis, Pentanomial, PlayerStats, Sprt, Tally};
+use super::{GameResult, Hypothesis, Pentanomial, PlayerStats, Sprt, Tally};
 
 /// The standing of a match after some games.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -171,4 +171,60 @@ pub(super) fn progress_message(standing: &Standing, sprt: Option<Sprt>) -> Strin
         ));
     }
     msg
+}
+
+/// Counts the games of a two-player match in their order: the tally, the pairs (games
+/// `2k` and `2k + 1` share an opening), forfeits, the players' figures and the SPRT.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Counter {
+    /// The standing so far.
+    pub standing: Standing,
+    /// The test, if there is one.
+    sprt: Option<Sprt>,
+    /// The result of the first game of a pair whose second is not counted yet.
+    first_of_pair: Option<GameResult>,
+}
+
+impl Counter {
+    /// Nothing counted yet.
+    pub fn new(sprt: Option<Sprt>) -> Counter {
+        Counter {
+            standing: Standing {
+                llr: sprt.map(|_| 0.0),
+                ..Standing::default()
+            },
+            sprt,
+            first_of_pair: None,
+        }
+    }
+
+    /// Counts the next game: A's result, who forfeited (0 for A, 1 for B), what A and B
+    /// did. Says whether the SPRT has decided.
+    pub fn count(
+        &mut self,
+        result: GameResult,
+        forfeit: Option<usize>,
+        stats: [PlayerStats; 2],
+    ) -> bool {
+        let s = &mut self.standing;
+        s.tally.add(result);
+        if let Some(loser) = forfeit {
+            s.forfeits[loser] += 1;
+        }
+        s.stats[0].add(stats[0]);
+        s.stats[1].add(stats[1]);
+        match self.first_of_pair.take() {
+            None => self.first_of_pair = Some(result),
+            Some(first) => {
+                s.pairs.add(first, result);
+                if let Some(sprt) = self.sprt {
+                    let llr = sprt.llr(&s.pairs);
+                    s.llr = Some(llr);
+                    s.verdict = sprt.verdict(llr);
+                    return s.verdict.is_some();
+                }
+            }
+        }
+        false
+    }
 }

@@ -97,7 +97,7 @@ fn elo_of(score: f64) -> f64 {
 
 /// The 95 % Wilson score interval of a score fraction `p` over `n` games (a draw counts as
 /// half a win); it stays inside 0..1 and is sensible for perfect scores.
-fn wilson(p: f64, n: f64) -> (f64, f64) {
+pub(super) fn wilson(p: f64, n: f64) -> (f64, f64) {
     let z = 1.96f64;
     let denom = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denom;
