@@ -83,6 +83,7 @@ mod error;
 pub mod fuzzing;
 mod geometry;
 pub mod json_lines;
+pub mod multi;
 mod notation;
 mod position;
 mod record;
@@ -95,6 +96,7 @@ pub use error::{
     SetupError,
 };
 pub use geometry::{Cell, DEFAULT_SIZE, MAX_GRID, MAX_POINTS, MAX_SIZE, MIN_SIZE, Point, pyramid};
+pub use multi::MultiPosition;
 /// A bot's playing strength, 1 to 8 (the type every game shares; see [`Engine::set_level`]).
 pub use ploy_search::{Level, LevelError};
 pub use position::{Group, Position, Setup, Undo};
