@@ -1,7 +1,10 @@
 //! The bot: Pyloff on the generic search of `ploy-search`.
 //!
 //! - **Two players**: the sides of the search are the players ([`SearchPosition`]).
-//! - **Three and four players**: the *paranoid* reduction. The player to move at the root
+//! - **Three and four players**: by default ([`crate::multi::DEFAULT_SEARCH`]) the
+//!   *paranoid* reduction below; [`Engine::set_search_kind`] chooses Best-Reply Search,
+//!   BRS+ or Monte-Carlo tree search instead, which run on [`crate::MultiPosition`] (see
+//!   [`crate::multi`]). The paranoid reduction: the player to move at the root
 //!   (side 0) plays against a coalition of all the others (side 1), who are assumed to play
 //!   against him alone; the coalition moves two or three times in a row, which the search
 //!   handles (it compares sides before and after each move). A finished game is a win for
