@@ -33,7 +33,8 @@ pub(super) struct GoRequest {
     pub(super) level: Level,
     /// The multi-player search of a three- or four-player game (the `Search` option, common
     /// to every game), or `None` for the game's default. Two-player games ignore it.
-    #[allow(dead_code)] // read by the games that choose among multi-player searches
+    // Read by Pyloff, which is built with the `cli` feature only.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub(super) search: Option<SearchKind>,
 }
 

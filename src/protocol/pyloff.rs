@@ -1,8 +1,9 @@
 //! Pyloff in the engine protocol (`setoption name Game value pyloff`): the options `Size`,
 //! `Players`, `All freedoms`, `Cut down` and `Level` (1 to 8, default 8: full strength;
 //! below 8 `MultiPV` gives way to the level's own lines), moves as `c3`, `swap` and `pass`, positions as
-//! Pyloff's position strings, the `pyloff` crate's engine (paranoid for three and four
-//! players).
+//! Pyloff's position strings, the `pyloff` crate's engine. Three and four players are
+//! searched as the common `Search` option says (`default`: the engine's default search,
+//! `pyloff::multi::DEFAULT_SEARCH`), set before every search.
 
 use ploy_search::Config;
 use pyloff::{Evaluation, Move, Options, Outcome, Position, RuleSet, SearchPosition};
@@ -211,6 +212,7 @@ impl ProtocolGame for PyloffProtocol {
         )?;
         let hashes = self.hashes.clone();
         let level = request.level;
+        let kind = request.search.unwrap_or(pyloff::multi::DEFAULT_SEARCH);
         Ok(Box::new(move |engines: &mut Engines| {
             if let Some(result) = result_text(&pos) {
                 return game_over(&out, result);
@@ -222,6 +224,7 @@ impl ProtocolGame for PyloffProtocol {
             let limits = count_from(request.limits, request.received, request.ponder.is_some());
             let engine = engines.pyloff();
             engine.set_level(level);
+            engine.set_search_kind(kind);
             let r = engine.search_root(&root, &history, &limits, &options, |info| {
                 say(&out, &format!("info {}", info_text(info, &view)))
             });

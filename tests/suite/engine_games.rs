@@ -727,3 +727,75 @@ fn pente_and_pyloff_levels() {
         assert_eq!(answers.len(), 3);
     }
 }
+
+/// `setoption name Search value KIND` reaches the search of a four-player Pyloff game: each
+/// multi-player kind answers exactly as the `pyloff` crate's engine with that kind does at
+/// the same node budget (one `info` line, for the answer), the paranoid reduction reports
+/// every iteration, and `default` is the engine's default search, line for line.
+#[test]
+fn the_search_option_reaches_pyloff_for_four_players() {
+    use ploy_search::SearchOptions;
+    use ploy_search::multi::SearchKind;
+
+    let moves = "c3 e5 g7 i9 a1 k11";
+    let options = pyloff_options(6, 4, pyloff::RuleSet::Default);
+    let game = pyloff::Game::from_moves(options, moves).expect("a game");
+    let pos = game.position().clone();
+    let views = ["1", "2", "3", "4"];
+    let mut e = Engine::start();
+    assert!(e.answer("setoption name Game value pyloff").is_empty());
+    assert!(e.answer("setoption name Players value 4").is_empty());
+    let run = |e: &mut Engine, kind: &str| {
+        assert!(
+            e.answer(&format!("setoption name Search value {kind}"))
+                .is_empty()
+        );
+        assert!(e.answer("ucinewgame").is_empty());
+        assert!(
+            e.answer(&format!("position startpos moves {moves}"))
+                .is_empty()
+        );
+        e.send("go nodes 3000");
+        let mut lines = e.until("bestmove ");
+        let best = lines.pop().expect("bestmove");
+        for l in &lines {
+            parse_info(l, &views);
+        }
+        (lines, best)
+    };
+    let (paranoid_lines, paranoid_best) = run(&mut e, "paranoid");
+    assert!(
+        paranoid_lines.len() > 1,
+        "the paranoid reduction reports each iteration: {paranoid_lines:?}"
+    );
+    for kind in [SearchKind::Brs, SearchKind::BrsPlus, SearchKind::Mcts] {
+        let (lines, best) = run(&mut e, kind.name());
+        let mut engine = pyloff::Engine::new().with_search_kind(kind);
+        let expected = engine.search_root(
+            &pyloff::SearchPosition::new(pos.clone()),
+            &[],
+            &pyloff::Limits::nodes(3000),
+            &SearchOptions::default(),
+            |_| {},
+        );
+        let mv = expected.best_move.expect("a move");
+        assert!(pos.is_legal(mv));
+        assert_eq!(best, format!("bestmove {mv}"), "{kind}");
+        assert_eq!(lines.len(), 1, "{kind}: {lines:?}");
+        assert!(
+            lines[0].contains(&format!(" nodes {} ", expected.nodes)),
+            "{kind}: {} nodes expected in {lines:?}",
+            expected.nodes
+        );
+    }
+    let (default_lines, default_best) = run(&mut e, "default");
+    let strip_time = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| l.split(" nps ").next().unwrap_or(l).to_owned())
+            .collect()
+    };
+    assert_eq!(pyloff::multi::DEFAULT_SEARCH, SearchKind::Paranoid);
+    assert_eq!(default_best, paranoid_best);
+    assert_eq!(strip_time(&default_lines), strip_time(&paranoid_lines));
+}

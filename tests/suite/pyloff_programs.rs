@@ -718,3 +718,75 @@ fn moves_replays_the_rule_books_examples() {
         );
     }
 }
+
+/// `match --search KIND` with three players: the header names both searches, and the
+/// first-place share and mean rank it reports are those of the game lines' final scores (a
+/// first place shared by `k` players counts `1/k`; tied players share their ranks).
+#[test]
+fn match_reports_first_place_share_and_mean_rank() {
+    let out = run(
+        "match",
+        &[
+            "--opponent",
+            "level",
+            "--opponent-level",
+            "8",
+            "--search",
+            "brs+",
+            "--players",
+            "3",
+            "--size",
+            "3",
+            "--nodes",
+            "300",
+            "--games",
+            "3",
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("(brs+) at 300 nodes a move against level 8 (paranoid)"),
+        "{text}"
+    );
+    let (mut share, mut rank, mut games) = (0.0, 0.0, 0);
+    for line in text.lines().filter(|l| l.starts_with("game ")) {
+        let seat: usize = line
+            .split("bot is player ")
+            .nth(1)
+            .and_then(|r| r.split(',').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        let scores: Vec<u32> = line
+            .split("scores ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .unwrap_or_else(|| panic!("{line}"))
+            .split('-')
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let mine = scores[seat - 1];
+        let best = *scores.iter().max().unwrap();
+        let leaders = scores.iter().filter(|&&s| s == best).count();
+        if mine == best {
+            share += 1.0 / leaders as f64;
+        }
+        let above = scores.iter().filter(|&&s| s > mine).count() as f64;
+        let tied = scores.iter().filter(|&&s| s == mine).count() as f64;
+        rank += above + (1.0 + tied) / 2.0;
+        games += 1;
+    }
+    assert_eq!(games, 3, "{text}");
+    let share = format!("first place {:.1} %", 100.0 * share / 3.0);
+    let rank = format!("mean rank {:.2} ", rank / 3.0);
+    assert!(
+        text.contains(&share) && text.contains(&rank),
+        "{share}, {rank}: {text}"
+    );
+    assert!(text.contains("a fair share is 33.3 %"), "{text}");
+}

@@ -1,7 +1,10 @@
 //! The bot: Pyloff on the generic search of `ploy-search`.
 //!
 //! - **Two players**: the sides of the search are the players ([`SearchPosition`]).
-//! - **Three and four players**: the *paranoid* reduction. The player to move at the root
+//! - **Three and four players**: by default ([`crate::multi::DEFAULT_SEARCH`]) the
+//!   *paranoid* reduction below; [`Engine::set_search_kind`] chooses Best-Reply Search,
+//!   BRS+ or Monte-Carlo tree search instead, which run on [`crate::MultiPosition`] (see
+//!   [`crate::multi`]). The paranoid reduction: the player to move at the root
 //!   (side 0) plays against a coalition of all the others (side 1), who are assumed to play
 //!   against him alone; the coalition moves two or three times in a row, which the search
 //!   handles (it compares sides before and after each move). A finished game is a win for
@@ -40,6 +43,9 @@ use ploy_search::{
     Searcher, Side, Terminal, choose_within,
 };
 
+use ploy_search::multi::{MctsConfig, SearchKind};
+
+use crate::multi::DEFAULT_SEARCH;
 use crate::position::{Position, Undo};
 use crate::record::Game;
 use crate::rules::{PlayerSurvey, with_scratch};
@@ -163,7 +169,7 @@ impl SearchPosition {
 
     /// Under a move cap, the scores at the cap if the position closes a cycle of the trail
     /// that is played on to the cap.
-    fn cycle_scores(&self) -> Option<[u32; 4]> {
+    pub(crate) fn cycle_scores(&self) -> Option<[u32; 4]> {
         let cap = self.cap?;
         if self.trail.len() <= self.trail_root {
             return None;
@@ -211,8 +217,23 @@ impl SearchPosition {
 
     /// Whether the search treats the position as final: the game is over, or the move cap
     /// is reached.
-    fn is_final(&self) -> bool {
+    pub(crate) fn is_final(&self) -> bool {
         self.pos.status() == Status::Over || self.cap.is_some_and(|c| self.pos.plies() >= c)
+    }
+
+    /// The player to move passes (the multi-player searches' pass, see
+    /// [`Position::pass_turn`]), kept in the trail like a move.
+    pub(crate) fn make_pass(&mut self) -> Undo {
+        let undo = self.pos.pass_turn();
+        if !self.trail.is_empty() {
+            self.trail.push(Self::trail_entry(&self.pos));
+        }
+        undo
+    }
+
+    /// The cap the search plays for.
+    pub(crate) fn cap(&self) -> Option<u32> {
+        self.cap
     }
 
     /// The position.
@@ -545,10 +566,12 @@ impl Evaluator<SearchPosition> for Evaluation {
 /// assert!(game.position().is_legal(result.best_move.unwrap()));
 /// ```
 pub struct Engine {
-    searcher: Searcher<SearchPosition, Evaluation>,
+    pub(crate) searcher: Searcher<SearchPosition, Evaluation>,
     cap: Option<u32>,
-    level: Level,
-    seed: u64,
+    pub(crate) level: Level,
+    pub(crate) seed: u64,
+    pub(crate) kind: SearchKind,
+    pub(crate) mcts: MctsConfig,
 }
 
 /// What a level below 8 does: its own limits within the caller's budget, how many best
@@ -621,7 +644,7 @@ impl LevelParams {
 }
 
 /// The smaller of two optional limits (`None`: no limit).
-fn min_option<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+pub(crate) fn min_option<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, None) => a,
@@ -650,6 +673,8 @@ impl Engine {
             cap: None,
             level: Level::MAX,
             seed: 0,
+            kind: DEFAULT_SEARCH,
+            mcts: MctsConfig::default(),
         }
     }
 
@@ -759,6 +784,9 @@ impl Engine {
         options: &SearchOptions<Move>,
         mut observer: impl FnMut(&Info<'_, Move>),
     ) -> SearchResult<Move> {
+        if root.position().players() > 2 && self.kind != SearchKind::Paranoid {
+            return self.search_multi(root, limits, options, observer);
+        }
         if self.level.is_full() {
             return self
                 .searcher

@@ -52,7 +52,9 @@
 //!   is the text record, [`Record::replay`] checks it.
 //! - [`Engine`] is the bot ([`SearchPosition`] implements `ploy_search::SearchGame`,
 //!   [`Evaluation`] its evaluator): two players as the search's two sides, three and four
-//!   players by the paranoid reduction; [`Level`] 1 to 8 ([`Engine::set_level`],
+//!   players by the paranoid reduction or, as [`Engine::set_search_kind`] chooses, by
+//!   `ploy_search::multi`'s Best-Reply Search, BRS+ or MCTS on [`MultiPosition`] (module
+//!   [`multi`]); [`Level`] 1 to 8 ([`Engine::set_level`],
 //!   [`LevelParams`]) makes it weaker, seeded ([`Engine::set_seed`]). [`json_lines`] holds the line protocols of the `moves`
 //!   and `analyze` programs.
 //! - Group bookkeeping: an analysis of each board's groups and freedoms, cached per thread,
@@ -83,6 +85,7 @@ mod error;
 pub mod fuzzing;
 mod geometry;
 pub mod json_lines;
+pub mod multi;
 mod notation;
 mod position;
 mod record;
@@ -95,6 +98,7 @@ pub use error::{
     SetupError,
 };
 pub use geometry::{Cell, DEFAULT_SIZE, MAX_GRID, MAX_POINTS, MAX_SIZE, MIN_SIZE, Point, pyramid};
+pub use multi::MultiPosition;
 /// A bot's playing strength, 1 to 8 (the type every game shares; see [`Engine::set_level`]).
 pub use ploy_search::{Level, LevelError};
 pub use position::{Group, Position, Setup, Undo};

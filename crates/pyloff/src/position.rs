@@ -665,6 +665,69 @@ impl Position {
         self.status = self.compute_status();
     }
 
+    /// The turn passes to the next player as after a move, nothing else changes (the
+    /// multi-player searches' pass, which the rules do not have); [`Position::unmake`]
+    /// takes it back.
+    pub(crate) fn pass_turn(&mut self) -> Undo {
+        let undo = Undo {
+            placed: NONE,
+            log_len: self.log.len() as u32,
+            status: self.status,
+            to_move: self.to_move,
+            swapped: false,
+        };
+        self.advance();
+        undo
+    }
+
+    /// The move ordering's key of the legal move `mv` (higher first): 100 a piece of
+    /// another colour whose group it takes the last freedom of (a capture, by the
+    /// analysis of this board), 50 a piece of a group of the mover's own in atari whose
+    /// last freedom it fills, 1 for touching a piece on its level. The forced pass and the
+    /// swap score 0.
+    pub(crate) fn order_key(&self, mv: Move) -> i32 {
+        let Move::Place(cell) = mv else {
+            return 0;
+        };
+        let Some(x) = self.slot(cell).and_then(|s| self.lowest_empty_slot(s)) else {
+            return 0;
+        };
+        let c = self.to_move.number();
+        let r = self.rules_ref();
+        let info = &self.geo.info[x as usize];
+        with_scratch(|s| {
+            let slot = r.analyse(&self.owner, self.board_key(), s);
+            let (an, _) = s.split(slot);
+            let mut seen = [NONE; 8];
+            let mut key = 0;
+            for &q in info.nbr.iter().chain(info.sup.iter()) {
+                if q == NONE || self.owner[q as usize] == 0 {
+                    continue;
+                }
+                let g = an.group[q as usize];
+                if g == NONE || seen.contains(&g) {
+                    continue;
+                }
+                if let Some(free) = seen.iter_mut().find(|f| **f == NONE) {
+                    *free = g;
+                }
+                let gi = &an.groups[g as usize];
+                if info.nbr.contains(&q) {
+                    key += 1;
+                }
+                if gi.freedoms == 1 && gi.free1 == x {
+                    let size = i32::from(gi.size);
+                    key += if gi.colour == c {
+                        50 * size
+                    } else {
+                        100 * size
+                    };
+                }
+            }
+            key
+        })
+    }
+
     /// Takes back the last move made, given its undo.
     pub fn unmake(&mut self, undo: Undo) {
         if self.swap_allowed() {

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! ploy pyloff analyze [--size N] [--players K] [--all-freedoms] [--cut-down]
-//!     [--movetime TIME] [--depth D] [--nodes N] [--level N] [--seed S]
+//!     [--movetime TIME] [--depth D] [--nodes N] [--level N] [--seed S] [--search KIND]
 //! ```
 //!
 //! Each input line holds one game as for `ploy pyloff moves`; each answer is one JSON
@@ -15,7 +15,9 @@
 //! number is milliseconds); each line is searched by a fresh engine, so depth and node
 //! budgets give the same answer every run. `--level N` (1 to 8, default 8: full strength)
 //! searches at a level: levels 1 to 7 within their own limits too, choosing among their
-//! lines as `--seed` (default 0), the position and the move number decide.
+//! lines as `--seed` (default 0), the position and the move number decide. With three or
+//! four players `--search KIND` chooses the search (`paranoid`, `brs`, `brs+`, `mcts`;
+//! default: the engine's default).
 
 use std::time::Duration;
 
@@ -48,6 +50,10 @@ pub struct AnalyzeArgs {
     /// Seed of a level's choices.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// The search for three and four players: paranoid, brs, brs+ or mcts (default: the
+    /// engine's default).
+    #[arg(long, value_name = "KIND")]
+    pub search: Option<ploy_search::multi::SearchKind>,
 }
 
 /// Answers every line of standard input.
@@ -74,6 +80,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
     let mut engine = Engine::new();
     engine.set_level(args.level.unwrap_or(Level::MAX));
     engine.set_seed(args.seed);
+    if let Some(kind) = args.search {
+        engine.set_search_kind(kind);
+    }
     super::answer_lines(|line| match read_game(line, options) {
         Err(e) => e,
         Ok(game) => match game.position().status() {

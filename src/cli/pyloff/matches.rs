@@ -4,6 +4,7 @@
 //! ```text
 //! ploy pyloff match --opponent random|greedy|depth2|level [--opponent-level M] \
 //!     [--level N] [--nodes N] [--games N] [--movetime TIME] [--seed S] \
+//!     [--search KIND] [--opponent-search KIND] \
 //!     [--opening-plies P] [--records DIR] [--size N] [--players K] [--all-freedoms] [--cut-down]
 //! ```
 //!
@@ -19,6 +20,11 @@
 //!
 //! The engines' choices at levels 1 to 7 are seeded by `--seed` and the game's number.
 //!
+//! With three or four players, `--search KIND` chooses the bot's search (`paranoid`,
+//! `brs`, `brs+`, `mcts`; default: the engine's default) and `--opponent-search KIND` that
+//! of the `depth2` and `level` opponents (default `paranoid`, today's bot). A candidate
+//! search against today's bot: `--opponent level --opponent-level 8 --search KIND --nodes N`.
+//!
 //! Both engines know the move cap (a position at the cap is final for their search).
 //!
 //! Games go in pairs from seeded openings of `--opening-plies` random moves (default 2):
@@ -27,7 +33,11 @@
 //! cap, 4 x n(n+1)(2n+1)/6 moves (passes and swap included; 364 on size 6), is decided by
 //! the score then. A game line per game on standard output, then the totals: wins (the
 //! bot alone leads), shared wins, draws and losses, the score rate (a shared win or a draw
-//! counts half) with its 95 % interval. `--records DIR` writes each game's record there.
+//! counts half) with its 95 % interval; then the bot's share of first place (1/k when k
+//! players share the highest score, everybody's share in a draw) and its mean rank (1 to the
+//! number of players; tied players share their ranks, 1.5 each for two tied first), each
+//! with a 95 % interval (the mean plus or minus 1.96 standard errors over the games).
+//! `--records DIR` writes each game's record there.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -35,6 +45,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use ploy_search::multi::SearchKind;
 use pyloff::{Engine, Game, Level, Limits, Move, Outcome, Player, Position, RecordResult};
 
 use super::GameArgs;
@@ -87,6 +98,42 @@ pub struct MatchArgs {
     /// Directory to write each game's record into.
     #[arg(long)]
     pub records: Option<PathBuf>,
+    /// The bot's search for three and four players: paranoid, brs, brs+ or mcts (default:
+    /// the engine's default).
+    #[arg(long, value_name = "KIND")]
+    pub search: Option<SearchKind>,
+    /// The search of the `depth2` and `level` opponents for three and four players.
+    #[arg(long, value_name = "KIND", default_value = "paranoid")]
+    pub opponent_search: SearchKind,
+}
+
+/// The bot's place in a finished game: its share of first place (1/k when it is one of
+/// the k players with the highest score, 0 when behind) and its rank, 1 to the number of
+/// players (tied players share the ranks they cover: two tied first are 1.5 each).
+fn place(scores: &[u32], bot: usize) -> (f64, f64) {
+    let mine = scores[bot];
+    let best = scores.iter().copied().max().unwrap_or(0);
+    let leaders = scores.iter().filter(|&&s| s == best).count();
+    let share = if mine == best {
+        1.0 / leaders as f64
+    } else {
+        0.0
+    };
+    let above = scores.iter().filter(|&&s| s > mine).count();
+    let tied = scores.iter().filter(|&&s| s == mine).count();
+    let rank = above as f64 + (1.0 + tied as f64) / 2.0;
+    (share, rank)
+}
+
+/// The mean of `xs` and the half-width of its 95 % interval (1.96 standard errors).
+fn mean_interval(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len().max(1) as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    if xs.len() < 2 {
+        return (mean, f64::NAN);
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, 1.96 * (var / n).sqrt())
 }
 
 /// SplitMix64 step, for the seeded random choices.
@@ -166,17 +213,27 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
         Some(n) => format!("{n} nodes"),
         None => format!("{} ms", cli.movetime.as_millis()),
     };
-    let against = match cli.opponent {
+    let multi = players > 2;
+    let bot_kind = cli.search.unwrap_or(pyloff::multi::DEFAULT_SEARCH);
+    let mut against = match cli.opponent {
         Opponent::Level => format!("level {opponent_level}"),
         o => format!("{o:?}"),
+    };
+    if multi && matches!(cli.opponent, Opponent::Level | Opponent::Depth2) {
+        let _ = write!(against, " ({})", cli.opponent_search);
+    }
+    let bot_name = if multi {
+        format!("bot level {} ({bot_kind})", cli.level)
+    } else {
+        format!("bot level {}", cli.level)
     };
     if let Some(dir) = &cli.records {
         std::fs::create_dir_all(dir)
             .map_err(|e| Failure::failed(format!("cannot create {}: {e}", dir.display())))?;
     }
     println!(
-        "# {options}, bot level {} at {budget} a move against {against}, {} games, seed {}, openings of {} random moves, cap {cap} moves",
-        cli.level, cli.games, cli.seed, cli.opening_plies
+        "# {options}, {bot_name} at {budget} a move against {against}, {} games, seed {}, openings of {} random moves, cap {cap} moves",
+        cli.games, cli.seed, cli.opening_plies
     );
     let bar = ProgressBar::new(u64::from(cli.games));
     if let Ok(style) =
@@ -194,6 +251,8 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
     let mut bot_time = Duration::ZERO;
     let mut bot_moves = 0u64;
     let mut bot_depths = 0u64;
+    let mut shares = Vec::new();
+    let mut ranks = Vec::new();
     for n in 0..cli.games {
         let opening = n / players;
         let bot = Player::new((n % players) as u8 + 1).expect("a seat");
@@ -211,12 +270,14 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
         bot_engine.set_move_cap(Some(cap));
         bot_engine.set_level(cli.level);
         bot_engine.set_seed(game_seed);
+        bot_engine.set_search_kind(bot_kind);
         let mut opponents: Vec<Engine> = (0..players)
             .map(|i| {
                 let mut e = Engine::new();
                 e.set_move_cap(Some(cap));
                 e.set_level(opponent_level);
                 e.set_seed(game_seed ^ u64::from(i + 1));
+                e.set_search_kind(cli.opponent_search);
                 e
             })
             .collect();
@@ -272,6 +333,9 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
                 "loss"
             }
         };
+        let (share, rank) = place(pos.scores(), bot.index());
+        shares.push(share);
+        ranks.push(rank);
         let mut scores = String::new();
         for (i, s) in pos.scores().iter().enumerate() {
             let _ = write!(scores, "{}{s}", if i > 0 { "-" } else { "" });
@@ -316,6 +380,18 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
         100.0 * rate,
         100.0 * (rate - half).max(0.0),
         100.0 * (rate + half).min(1.0)
+    );
+    let (share, share_half) = mean_interval(&shares);
+    let (rank, rank_half) = mean_interval(&ranks);
+    println!(
+        "bot: first place {:.1} % (95 % interval {:.1} to {:.1} %; a fair share is {:.1} %), mean rank {:.2} (95 % interval {:.2} to {:.2})",
+        100.0 * share,
+        100.0 * (share - share_half).max(0.0),
+        100.0 * (share + share_half).min(1.0),
+        100.0 / f64::from(players),
+        rank,
+        rank - rank_half,
+        rank + rank_half
     );
     println!(
         "bot: {bot_moves} searches, {:.0} ms and depth {:.1} on average; total {:.0} s",

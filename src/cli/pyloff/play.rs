@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! ploy pyloff play [--size N] [--players K] [--all-freedoms] [--cut-down] [--bots 2,3] [--movetime TIME]
-//!     [--level N] [--seed S]
+//!     [--level N] [--seed S] [--search KIND]
 //! ```
 //!
 //! The board is drawn level by level, side by side, each level with the column letters and
@@ -14,7 +14,9 @@
 //! Commands: a move (a cell, `swap` as player 2's second move), `undo` (back to the last
 //! move of a person), `hint`, `moves`, `board`, `save FILE`, `load FILE`, `new`, `help`,
 //! `quit`. Forced passes are played for everybody. Bots (`--bots 2,3` names their player
-//! numbers) think `--movetime` a move (default 1s; a bare number is milliseconds).
+//! numbers) think `--movetime` a move (default 1s; a bare number is milliseconds); with
+//! three or four players `--search` chooses their search (`paranoid`, `brs`, `brs+`,
+//! `mcts`; default: the engine's default).
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
@@ -44,6 +46,10 @@ pub struct PlayArgs {
     /// Seed of the bots' choices at levels 1 to 7.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// The bots' search for three and four players: paranoid, brs, brs+ or mcts (default:
+    /// the engine's default).
+    #[arg(long, value_name = "KIND")]
+    pub search: Option<ploy_search::multi::SearchKind>,
 }
 
 const HELP: &str = "\
@@ -337,6 +343,9 @@ pub fn run(cli: &PlayArgs) -> Result<(), Failure> {
             let mut e = Engine::new();
             e.set_level(cli.level);
             e.set_seed(cli.seed);
+            if let Some(kind) = cli.search {
+                e.set_search_kind(kind);
+            }
             e
         },
         limits: Limits::move_time(cli.movetime),

@@ -4,5 +4,6 @@
 mod common;
 mod games;
 mod levels;
+mod multi;
 mod rules;
 mod seed_examples;
