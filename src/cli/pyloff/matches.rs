@@ -36,7 +36,8 @@
 //! counts half) with its 95 % interval; then the bot's share of first place (1/k when k
 //! players share the highest score, everybody's share in a draw) and its mean rank (1 to the
 //! number of players; tied players share their ranks, 1.5 each for two tied first), each
-//! with a 95 % interval (the mean plus or minus 1.96 standard errors over the games).
+//! with a 95 % interval (as `ploy match` computes them: Wilson's for the share, Student's t
+//! over the games for the rank).
 //! `--records DIR` writes each game's record there.
 
 use std::fmt::Write as _;
@@ -49,6 +50,7 @@ use ploy_search::multi::SearchKind;
 use pyloff::{Engine, Game, Level, Limits, Move, Outcome, Player, Position, RecordResult};
 
 use super::GameArgs;
+use crate::cli::matches::placings::{Sums, placings};
 use crate::cli::{Failure, parse_duration};
 
 /// The players the bot meets.
@@ -105,35 +107,6 @@ pub struct MatchArgs {
     /// The search of the `depth2` and `level` opponents for three and four players.
     #[arg(long, value_name = "KIND", default_value = "paranoid")]
     pub opponent_search: SearchKind,
-}
-
-/// The bot's place in a finished game: its share of first place (1/k when it is one of
-/// the k players with the highest score, 0 when behind) and its rank, 1 to the number of
-/// players (tied players share the ranks they cover: two tied first are 1.5 each).
-fn place(scores: &[u32], bot: usize) -> (f64, f64) {
-    let mine = scores[bot];
-    let best = scores.iter().copied().max().unwrap_or(0);
-    let leaders = scores.iter().filter(|&&s| s == best).count();
-    let share = if mine == best {
-        1.0 / leaders as f64
-    } else {
-        0.0
-    };
-    let above = scores.iter().filter(|&&s| s > mine).count();
-    let tied = scores.iter().filter(|&&s| s == mine).count();
-    let rank = above as f64 + (1.0 + tied as f64) / 2.0;
-    (share, rank)
-}
-
-/// The mean of `xs` and the half-width of its 95 % interval (1.96 standard errors).
-fn mean_interval(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len().max(1) as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    if xs.len() < 2 {
-        return (mean, f64::NAN);
-    }
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, 1.96 * (var / n).sqrt())
 }
 
 /// SplitMix64 step, for the seeded random choices.
@@ -251,8 +224,8 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
     let mut bot_time = Duration::ZERO;
     let mut bot_moves = 0u64;
     let mut bot_depths = 0u64;
-    let mut shares = Vec::new();
-    let mut ranks = Vec::new();
+    let mut shares = Sums::default();
+    let mut ranks = Sums::default();
     for n in 0..cli.games {
         let opening = n / players;
         let bot = Player::new((n % players) as u8 + 1).expect("a seat");
@@ -333,9 +306,10 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
                 "loss"
             }
         };
-        let (share, rank) = place(pos.scores(), bot.index());
-        shares.push(share);
-        ranks.push(rank);
+        let scores: Vec<i64> = pos.scores().iter().map(|&x| i64::from(x)).collect();
+        let placing = placings(&scores)[bot.index()];
+        shares.add(placing.share);
+        ranks.add(placing.rank);
         let mut scores = String::new();
         for (i, s) in pos.scores().iter().enumerate() {
             let _ = write!(scores, "{}{s}", if i > 0 { "-" } else { "" });
@@ -381,18 +355,20 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
         100.0 * (rate - half).max(0.0),
         100.0 * (rate + half).min(1.0)
     );
-    let (share, share_half) = mean_interval(&shares);
-    let (rank, rank_half) = mean_interval(&ranks);
-    println!(
-        "bot: first place {:.1} % (95 % interval {:.1} to {:.1} %; a fair share is {:.1} %), mean rank {:.2} (95 % interval {:.2} to {:.2})",
-        100.0 * share,
-        100.0 * (share - share_half).max(0.0),
-        100.0 * (share + share_half).min(1.0),
-        100.0 / f64::from(players),
-        rank,
-        rank - rank_half,
-        rank + rank_half
-    );
+    if let (Some(share), Some(rank)) =
+        (shares.wilson(), ranks.t_interval((1.0, f64::from(players))))
+    {
+        println!(
+            "bot: first place {:.1} % (95 % interval {:.1} to {:.1} %; a fair share is {:.1} %), mean rank {:.2} (95 % interval {:.2} to {:.2})",
+            100.0 * share.mean,
+            100.0 * share.low,
+            100.0 * share.high,
+            100.0 / f64::from(players),
+            rank.mean,
+            rank.low,
+            rank.high
+        );
+    }
     println!(
         "bot: {bot_moves} searches, {:.0} ms and depth {:.1} on average; total {:.0} s",
         bot_time.as_secs_f64() * 1000.0 / bot_moves.max(1) as f64,
