@@ -161,7 +161,9 @@
 
 mod engine;
 mod eval;
+mod ffa_search;
 mod level;
+mod multi;
 mod paranoid;
 mod ploy_game;
 mod position;
@@ -169,9 +171,13 @@ mod positions;
 mod share;
 mod tactics;
 
-pub use engine::{DEFAULT_HASH_MB, Engine, GameHistory, MAX_HASH_MB};
+pub use engine::{
+    DEFAULT_FFA_SEARCH, DEFAULT_HASH_MB, Engine, EngineOptionError, GameHistory, MAX_HASH_MB,
+};
 pub use eval::{EvalParams, Evaluation};
+pub use ffa_search::MCTS_ITERATIONS_PER_DEPTH;
 pub use level::LevelLimits;
+pub use multi::{FFA_WIN, FreeForAll, FreeForAllUndo};
 pub use paranoid::Paranoid;
 pub use ploy_game::PloyGame;
 /// Playing strength, 1 to 8 (ploy-search's, shared by every game's engine).

@@ -416,6 +416,112 @@ fn evaluate(p: &EvalParams, t: &Tracks, psqt: [i32; 2], to_move: usize) -> (i32,
     (score[to_move] - score[to_move ^ 1] + p.tempo, reached)
 }
 
+impl Evaluation {
+    /// Free-for-all: for every player in play, the evaluation of his colours against all
+    /// the other colours together from his view, exactly as [`crate::Paranoid`] evaluates
+    /// the position for him as root (the others count as one army; the paranoid value is
+    /// for the side to move, so it is the negative of this one when another player is to
+    /// move); `None` for a player out of play.
+    ///
+    /// `t` follows `pos` (with any grouping: only the reach of each piece is read), so that
+    /// one set of tracks serves all four players.
+    pub(crate) fn every_player_on(&self, pos: &Position, t: &Tracks) -> [Option<i32>; 4] {
+        let psqt = &self.tables.four;
+        // By colour: the squares, and the squares reached, of each kind; material and
+        // placement (the four-player tables are the same for both groups).
+        let mut squares = [[0u128; 4]; 4];
+        let mut reach = [[0u128; 4]; 4];
+        let mut sums = [0i32; 4];
+        for (sq, piece) in pos.board().pieces() {
+            let w = layout::wide(sq);
+            let c = piece.colour().index();
+            let k = KIND_OF[t.masks[w] as usize] as usize;
+            squares[c][k] |= layout::bit(w);
+            reach[c][k] |= t.reach_at(w);
+            sums[c] += psqt[0][k][w];
+        }
+        let in_play = pos.in_play();
+        let mover = pos.mover();
+        let mut out = [None; 4];
+        for seat in in_play.iter() {
+            let mut colour = [0u128; 2];
+            let mut by_kind = [[0u128; 4]; 2];
+            let mut reached = [[0u128; 4]; 2];
+            let mut group_sums = [0i32; 2];
+            for c in ploy_core::Seat::ALL {
+                let g = usize::from(pos.controller(c) != seat);
+                let i = c.index();
+                for k in 0..4 {
+                    colour[g] |= squares[i][k];
+                    by_kind[g][k] |= squares[i][k];
+                    reached[g][k] |= reach[i][k];
+                }
+                group_sums[g] += sums[i];
+            }
+            let to_move = usize::from(mover != seat);
+            // For the group to move; the player's own view is the other way round when
+            // another player moves.
+            let sign = if to_move == 0 { 1 } else { -1 };
+            out[seat.index()] = Some(
+                sign * score_groups(
+                    &self.params,
+                    colour,
+                    &by_kind,
+                    &reached,
+                    &t.masks,
+                    group_sums,
+                    to_move,
+                ),
+            );
+        }
+        out
+    }
+}
+
+/// The evaluation for group `to_move` of two groups given their squares (`colour`, by kind
+/// in `by_kind`), the squares their pieces of each kind reach, the direction masks by
+/// square, and their material and placement sums: the same terms as [`evaluate`], from sets
+/// gathered by the caller instead of [`Tracks::reached`].
+#[inline]
+fn score_groups(
+    p: &EvalParams,
+    colour: [u128; 2],
+    by_kind: &[[u128; 4]; 2],
+    reach: &[[u128; 4]; 2],
+    masks: &[u8; 90],
+    psqt: [i32; 2],
+    to_move: usize,
+) -> i32 {
+    let reached = reach.map(|r| r[0] | r[1] | r[2] | r[3]);
+    let mut score = [0i32; 2];
+    for (c, s) in score.iter_mut().enumerate() {
+        let o = c ^ 1;
+        let own = colour[c];
+        *s = psqt[c];
+        for (w, set) in p.mobility.iter().zip(&reach[c][..3]) {
+            *s += w * popcount(set & !own) as i32;
+        }
+        let mut threatened = 0;
+        for_each(reached[c] & colour[o], |w| {
+            threatened += p.material[KIND_OF[masks[w] as usize] as usize];
+        });
+        let w = if c == to_move {
+            p.threat_to_move
+        } else {
+            p.threat
+        };
+        *s += w * threatened / 16;
+        let commanders = by_kind[c][3];
+        for_each(commanders, |w| {
+            if reached[o] & layout::bit(w) != 0 {
+                *s -= p.commander_attacked;
+            }
+            *s += p.commander_guard * popcount(RING1[w] & own & !commanders) as i32;
+        });
+    }
+    score[to_move] - score[to_move ^ 1] + p.tempo
+}
+
 /// The same value as for a [`EvalPosition`](crate::EvalPosition), computed from scratch (slower). Two-player
 /// and partnership positions (teams as sides); a free-for-all position is evaluated as if
 /// seats 0 + 2 and 1 + 3 were teams, which is meaningless: search those as
