@@ -313,6 +313,14 @@ impl Evaluation {
     /// players in play, halved: 0 for everybody when all stand level (as in a draw), and,
     /// as material goes, about his material less the mean material of the players in
     /// play. A player out of play scores `-`[`FFA_WIN`].
+    ///
+    /// Then, because the multi-player searches have no quiescence search, the capture the
+    /// player to move has at hand counts as made: the best by a static exchange of one
+    /// step (a piece its controller does not defend gains its material, a defended one its
+    /// material less the cheapest attacker's; a commander gains all its player controls,
+    /// which passes to the captor, and 500 more, its player being out). The victim's
+    /// score and the captor's change by what each loses or gains, less the mean change of
+    /// the players in play.
     #[must_use]
     pub fn every_player_scores(&self, g: &FreeForAll) -> ScoreVector {
         let raw = self.every_player(g);
@@ -327,6 +335,19 @@ impl Evaluation {
                 let rel = (k * i64::from(*v) - sum) / (2 * k.max(1));
                 s[i] = i32::try_from(rel).expect("evaluations are small");
             }
+        }
+        // The capture the player to move has at hand, as if made.
+        if let Some(c) = self.best_capture(&g.pos, &g.tracks) {
+            let mover = g.pos.mover().index();
+            let k = i32::try_from(k.max(1)).expect("at most four players");
+            let mean = (c.mover + c.loss) / k;
+            for (i, v) in s.iter_mut().enumerate() {
+                if raw[i].is_some() {
+                    *v -= mean;
+                }
+            }
+            s[mover] += c.mover;
+            s[c.victim] += c.loss;
         }
         s
     }

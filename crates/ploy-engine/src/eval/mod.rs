@@ -478,6 +478,91 @@ impl Evaluation {
     }
 }
 
+/// What the free-for-all evaluation counts for a commander captured (besides the colours
+/// that pass to the captor): the victim is out of the game.
+pub(crate) const ELIMINATION_VALUE: i32 = 500;
+
+/// What the free-for-all evaluation counts a commander for as the attacker of a defended
+/// piece: recapturing it would end its player's game.
+const COMMANDER_AT_RISK: i32 = 1_000;
+
+/// The capture the player to move is assumed to make at a leaf of a multi-player search
+/// ([`Evaluation::best_capture`]): its victim and how the material each side holds
+/// changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LeafCapture {
+    /// The player whose piece is taken (index of his seat).
+    pub(crate) victim: usize,
+    /// The change for the player to move: his attacker lost if the piece was defended;
+    /// the victim's material if that was his commander.
+    pub(crate) mover: i32,
+    /// The change for the victim (negative).
+    pub(crate) loss: i32,
+}
+
+impl Evaluation {
+    /// Free-for-all: the best capture of the player to move in `pos` by a static exchange
+    /// of one step, or `None` if no capture gains: a piece not defended by its controller
+    /// gains its material, a defended one its material less that of the cheapest attacker
+    /// (a commander as attacker counts [`COMMANDER_AT_RISK`]); a commander gains
+    /// everything its player controls (it passes to the captor) plus
+    /// [`ELIMINATION_VALUE`]. `t` follows `pos`.
+    pub(crate) fn best_capture(&self, pos: &Position, t: &Tracks) -> Option<LeafCapture> {
+        let m = &self.params.material;
+        let mut by_seat = [0u128; 4];
+        let mut reach_by_seat = [0u128; 4];
+        let mut held = [0i32; 4];
+        for (sq, piece) in pos.board().pieces() {
+            let w = layout::wide(sq);
+            let s = pos.controller(piece.colour()).index();
+            by_seat[s] |= layout::bit(w);
+            reach_by_seat[s] |= t.reach_at(w);
+            held[s] += m[KIND_OF[t.masks[w] as usize] as usize];
+        }
+        let me = pos.mover().index();
+        let targets =
+            reach_by_seat[me] & !by_seat[me] & (by_seat[0] | by_seat[1] | by_seat[2] | by_seat[3]);
+        let mut best: Option<(i32, LeafCapture)> = None;
+        for_each(targets, |w| {
+            let b = layout::bit(w);
+            let Some(victim) = (0..4).find(|&s| by_seat[s] & b != 0) else {
+                return;
+            };
+            let kind = KIND_OF[t.masks[w] as usize] as usize;
+            let (gain, mover, loss) = if kind == 3 {
+                let v = held[victim] + ELIMINATION_VALUE;
+                (v, held[victim], -v)
+            } else {
+                let x = m[kind];
+                let risk = if reach_by_seat[victim] & b != 0 {
+                    let mut a = i32::MAX;
+                    for_each(by_seat[me], |f| {
+                        if t.reach_at(f) & b != 0 {
+                            let k = KIND_OF[t.masks[f] as usize] as usize;
+                            a = a.min(if k == 3 { COMMANDER_AT_RISK } else { m[k] });
+                        }
+                    });
+                    a
+                } else {
+                    0
+                };
+                (x - risk, -risk, -x)
+            };
+            if gain > 0 && best.is_none_or(|(g, _)| gain > g) {
+                best = Some((
+                    gain,
+                    LeafCapture {
+                        victim,
+                        mover,
+                        loss,
+                    },
+                ));
+            }
+        });
+        best.map(|(_, c)| c)
+    }
+}
+
 /// The evaluation for group `to_move` of two groups given their squares (`colour`, by kind
 /// in `by_kind`), the squares their pieces of each kind reach, the direction masks by
 /// square, and their material and placement sums: the same terms as [`evaluate`], from sets
