@@ -1,8 +1,9 @@
 //! Ploy's engine on the generic search of `ploy-search`: the evaluation, Ploy's positions as
 //! search games (two-player and partnership games as two sides, free-for-all games by the
-//! paranoid reduction), the tactical hints of the selective search, the bench positions, the
-//! share of the win, and [`Engine`], the one object that searches a [`ploy_core::Game`] of any
-//! variant.
+//! paranoid reduction, or as a game of four players for the multi-player searches of
+//! [`ploy_search::multi`]), the tactical hints of the selective search, the bench positions,
+//! the share of the win, and [`Engine`], the one object that searches a [`ploy_core::Game`]
+//! of any variant.
 //!
 //! # Example
 //!
@@ -102,6 +103,28 @@
 //!     opponents' mistakes) but exact as a two-sided search, so every driver, the table and
 //!     the differential tests work unchanged. The root seat's key is mixed into the hash,
 //!     so one table may serve searches for different seats.
+//!
+//! # Free-for-all: the multi-player searches
+//!
+//! [`FreeForAll`] is a free-for-all game as [`ploy_search::multi`] sees it: four players
+//! with a score each (the last player in play wins, [`FFA_WIN`]; a draw by repetition or
+//! the no-capture limit is shared by the players in play), a pass for Best-Reply Search, and
+//! a move ordering with captures first. [`Evaluation`] scores every player
+//! ([`Evaluation::every_player_scores`]): the paranoid reduction's evaluation of his colours
+//! against all the others, less the mean of the players in play, halved, with the capture
+//! the player to move has at hand counted as made (the multi-player searches have no
+//! quiescence search).
+//!
+//! [`Engine::set_ffa_search`] (or [`Engine::set_option`] with `ffa_search`, or the engine
+//! protocol's `Search` option) chooses the search of free-for-all games by
+//! [`ploy_search::multi::SearchKind`]: `paranoid` is the two-sided search of the paranoid
+//! reduction above (with the table and every selective switch); `brs`, `brs+` and `mcts`
+//! run [`ploy_search::multi::Brs`] and [`ploy_search::multi::Mcts`] on [`FreeForAll`].
+//! The default, [`DEFAULT_FFA_SEARCH`], stays paranoid: in matches against today's
+//! paranoid bot (the candidate in one seat, rotated, the paranoid bot in the other three;
+//! the `ffa_match` example) none of the others reached a first-place share above a
+//! quarter. The matches, with their commands and numbers, are in the repository's
+//! `docs/search-tuning.md` ("Ploy's free-for-all").
 //!
 //! [`PlainPosition`] is a position searched as it is (its evaluation computed from scratch at
 //! each leaf), the reference the tests hold [`EvalPosition`] against; ploy-core's `Position`
