@@ -65,6 +65,10 @@ pub struct AnalyzeArgs {
     /// The seed of a weaker level's choice [default: 0].
     #[arg(long, value_name = "SEED")]
     pub seed: Option<u64>,
+    /// The search of a free-for-all position: paranoid (the default), brs, brs+ or mcts
+    /// ([`ploy_engine::Engine::set_ffa_search`]); other variants ignore it.
+    #[arg(long, value_name = "KIND")]
+    pub search: Option<ploy_search::multi::SearchKind>,
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -107,7 +111,8 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
     // paranoidly (the engine picks the search game).
     let mut engine = Engine::new(config)
         .with_level(args.level.unwrap_or_default())
-        .with_seed(args.seed.unwrap_or(0));
+        .with_seed(args.seed.unwrap_or(0))
+        .with_ffa_search(args.search.unwrap_or(ploy_engine::DEFAULT_FFA_SEARCH));
     let game = Game::from_position(pos);
     let mut written = Ok(());
     let result = engine.search(&game, &limits, |info| {

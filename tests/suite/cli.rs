@@ -756,3 +756,53 @@ fn levels_in_analyze_and_match() {
     assert_eq!(v["a"], "full@l2");
     assert_eq!(v["b"], "greedy");
 }
+
+/// `analyze --search KIND` chooses the search of a free-for-all position: the paranoid
+/// search (the default) writes a line per depth, scored for the mover against all three
+/// together; BRS one line with the mover's own score; both end with a legal move. A name
+/// that is no search is refused.
+#[test]
+fn analyze_chooses_the_free_for_all_search() {
+    let ffa = ploy::core::Position::start(
+        ploy::core::Variant::FreeForAll,
+        ploy::core::Rules::standard(),
+    );
+    let run = |extra: &[&str]| {
+        let mut args = vec!["analyze", "ffa", "--nodes", "3000"];
+        args.extend_from_slice(extra);
+        let out = ploy(&args, "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        // Each line without its speed and time, which vary.
+        let lines: Vec<String> = stdout
+            .lines()
+            .map(|l| {
+                let w: Vec<&str> = l.split(' ').collect();
+                w.iter()
+                    .enumerate()
+                    .filter(|&(i, _)| i == 0 || !["nps", "time"].contains(&w[i - 1]))
+                    .map(|(_, x)| *x)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        let best = ploy::notation::read_university(&ffa, lines.last().unwrap()).expect("a move");
+        assert!(ffa.is_legal(best), "{stdout}");
+        lines
+    };
+    let score = |line: &str| -> i32 { line.split(' ').nth(3).unwrap().parse().unwrap() };
+    let paranoid = run(&[]);
+    assert_eq!(run(&["--search", "paranoid"]), paranoid);
+    assert!(paranoid.len() >= 3, "{paranoid:?}");
+    assert!(score(&paranoid[0]) < -1000, "{paranoid:?}");
+    let brs = run(&["--search", "brs"]);
+    assert_eq!(brs.len(), 2, "{brs:?}");
+    assert!(score(&brs[0]).abs() < 500, "{brs:?}");
+    let out = ploy(&["analyze", "ffa", "--search", "minimax"], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("paranoid, brs, brs+ or mcts"),
+        "{}",
+        text(&out.stderr)
+    );
+}

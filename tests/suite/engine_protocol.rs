@@ -1000,3 +1000,41 @@ fn the_search_option_names_a_multi_player_search_and_refuses_others() {
         assert_eq!(lines(&after), lines(&before), "{kind}");
     }
 }
+
+/// `setoption name Search value KIND` chooses the search of Ploy's free-for-all: `default`
+/// and `paranoid` are the two-sided paranoid search (an info line per depth, its score the
+/// mover against all three together, far below zero at the start), `brs`, `brs+` and
+/// `mcts` the multi-player searches (one info line, the mover's own score, near zero at
+/// the start); every answer is a legal move.
+#[test]
+fn the_search_option_chooses_the_free_for_all_search() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+    let ffa = start(ploy::core::Variant::FreeForAll);
+    let mut run = |kind: &str| {
+        e.send(&format!("setoption name Search value {kind}"));
+        e.send("ucinewgame");
+        e.send("position ffa");
+        e.send("go nodes 4000");
+        let lines = e.until("bestmove");
+        let mv = ploy::notation::read_university(&ffa, bestmove(&lines)).expect("a move");
+        assert!(ffa.is_legal(mv), "{kind}: {lines:?}");
+        let infos = info_lines(&lines);
+        for info in &infos {
+            check_pv(&ffa, info);
+        }
+        let scores: Vec<i32> = infos.iter().map(|i| i.score.parse().unwrap()).collect();
+        (bestmove(&lines).to_owned(), infos.len(), scores)
+    };
+    let default = run("default");
+    let paranoid = run("paranoid");
+    assert_eq!(default, paranoid);
+    assert!(paranoid.1 >= 2, "{paranoid:?}");
+    assert!(paranoid.2.iter().all(|&s| s < -1000), "{paranoid:?}");
+    for kind in ["brs", "brs+", "mcts"] {
+        let (_, lines, scores) = run(kind);
+        assert_eq!(lines, 1, "{kind}: {scores:?}");
+        assert!(scores[0].abs() < 500, "{kind}: {scores:?}");
+    }
+}

@@ -10,14 +10,30 @@ use crate::ploy_game::PloyGame;
 use crate::position::{EvalPosition, PlainPosition};
 use ploy_search::Score;
 use ploy_search::SearchGame;
+use ploy_search::multi::{MctsConfig, SearchKind, SearchKindError};
 use ploy_search::{Clock, Limits};
 use ploy_search::{Config, Info, MAX_THREADS, SearchOptions, SearchResult, Searcher};
-use ploy_search::{Level, LevelRng};
+use ploy_search::{ConfigError, Level, LevelRng};
 
 /// Default transposition table size in MiB (the engine protocol's `Hash` option).
 pub const DEFAULT_HASH_MB: usize = 16;
 /// Largest table size [`Engine::set_hash_mb`] accepts, in MiB.
 pub const MAX_HASH_MB: usize = 4096;
+
+/// The search an [`Engine`] runs for a free-for-all game unless told otherwise
+/// ([`Engine::set_ffa_search`]): chosen by matches, see the crate docs.
+pub const DEFAULT_FFA_SEARCH: SearchKind = SearchKind::Paranoid;
+
+/// An option [`Engine::set_option`] did not take; the engine is then unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineOptionError {
+    /// `ffa_search` with a value that names no search.
+    #[error("engine option `ffa_search`: {0}")]
+    FfaSearch(#[from] SearchKindError),
+    /// Any other name: not a search option ([`Config::set`]) or a bad value for it.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+}
 
 /// Searches Ploy [`Game`]s of every variant: the one Ploy engine, behind `ploy play`, the
 /// engine protocol, `ploy match` and the server's bot.
@@ -88,6 +104,8 @@ pub struct Engine {
     eval: Evaluation,
     level: Level,
     seed: u64,
+    /// The search of free-for-all games.
+    ffa_search: SearchKind,
     /// `None` only while the table is being replaced (the old one is freed first).
     searcher: Option<Searcher<PloyGame, Evaluation>>,
 }
@@ -117,6 +135,7 @@ impl Engine {
             eval,
             level: Level::MAX,
             seed: 0,
+            ffa_search: DEFAULT_FFA_SEARCH,
         }
     }
 
@@ -165,6 +184,92 @@ impl Engine {
     #[must_use]
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// The same engine searching free-for-all games by `kind`.
+    #[must_use]
+    pub fn with_ffa_search(mut self, kind: SearchKind) -> Engine {
+        self.ffa_search = kind;
+        self
+    }
+
+    /// Searches free-for-all games by `kind` from the next search on; two-player and
+    /// partnership games are not affected.
+    ///
+    /// [`SearchKind::Paranoid`] is the two-sided search of the paranoid reduction
+    /// ([`crate::Paranoid`], with the table and every selective switch of the
+    /// configuration); [`SearchKind::Brs`], [`SearchKind::BrsPlus`] and
+    /// [`SearchKind::Mcts`] are the searches of [`ploy_search::multi`] on
+    /// [`crate::FreeForAll`] with the engine's evaluation
+    /// ([`Evaluation::every_player_scores`]). Those three search at full strength only
+    /// (a level below 8 plays the level's paranoid search) and answer one line: a search
+    /// asking for several lines, some root moves only, a forced win or pondering is the
+    /// paranoid search too. Their depth counts plies for paranoid search and layers for
+    /// BRS; Monte-Carlo tree search runs until its node or time budget (or stop flag) is
+    /// spent, or with only a depth limit for [`crate::MCTS_ITERATIONS_PER_DEPTH`]
+    /// iterations per ply, and reports depth 1.
+    ///
+    /// ```
+    /// use ploy_core::{Game, Rules, Variant};
+    /// use ploy_engine::Engine;
+    /// use ploy_search::Limits;
+    /// use ploy_search::multi::SearchKind;
+    ///
+    /// let game = Game::start(Variant::FreeForAll, Rules::standard());
+    /// let mut engine = Engine::default();
+    /// for kind in SearchKind::ALL {
+    ///     engine.set_ffa_search(kind);
+    ///     let mv = engine.best_move(&game, &Limits::nodes(3_000)).unwrap();
+    ///     assert!(game.is_legal(mv));
+    /// }
+    /// ```
+    pub fn set_ffa_search(&mut self, kind: SearchKind) {
+        self.ffa_search = kind;
+    }
+
+    /// The search of free-for-all games ([`DEFAULT_FFA_SEARCH`] unless set).
+    #[must_use]
+    pub fn ffa_search(&self) -> SearchKind {
+        self.ffa_search
+    }
+
+    /// Sets an option by name from text: `ffa_search` (`paranoid`, `brs`, `brs+`, `mcts`:
+    /// [`Engine::set_ffa_search`]) or any search option [`Config::set`] knows, which
+    /// applies from the next search on with a new searcher (everything learnt is
+    /// forgotten). Match specs such as `full:ffa_search=brs,null_move=off` are read this
+    /// way.
+    ///
+    /// ```
+    /// use ploy_engine::Engine;
+    /// use ploy_search::multi::SearchKind;
+    ///
+    /// let mut engine = Engine::default();
+    /// engine.set_option("ffa_search", "brs+")?;
+    /// assert_eq!(engine.ffa_search(), SearchKind::BrsPlus);
+    /// engine.set_option("null_move", "off")?;
+    /// assert!(!engine.config().null_move);
+    /// assert!(engine.set_option("ffa_search", "minimax").is_err());
+    /// assert!(engine.set_option("nonsense", "1").is_err());
+    /// assert_eq!(engine.ffa_search(), SearchKind::BrsPlus);
+    /// # Ok::<(), ploy_engine::EngineOptionError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`EngineOptionError`] for an unknown name or a value that does not fit it.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineOptionError> {
+        if name == "ffa_search" {
+            self.ffa_search = value.parse()?;
+            return Ok(());
+        }
+        let mut config = self.config.clone();
+        config.set(name, value)?;
+        if config != self.config {
+            self.config = config;
+            self.searcher = None;
+            self.searcher = Some(Searcher::new(self.config.clone(), self.eval.clone()));
+        }
+        Ok(())
     }
 
     /// The table size in MiB.
@@ -276,6 +381,23 @@ impl Engine {
         }
         if !self.level.is_full() {
             return self.level_search(game, limits, options, observer);
+        }
+        let plain = options.root_moves.is_empty()
+            && options.lines <= 1
+            && options.mate_plies.is_none()
+            && options.ponder.is_none();
+        if game.position().variant() == Variant::FreeForAll
+            && self.ffa_search != SearchKind::Paranoid
+            && plain
+        {
+            return crate::ffa_search::search(
+                self.ffa_search,
+                &self.eval,
+                &MctsConfig::default(),
+                game,
+                limits,
+                observer,
+            );
         }
         let searcher = self.searcher_mut();
         let root = searcher.evaluator().game(game.position().clone());

@@ -1,8 +1,9 @@
 //! Ploy's engine on the generic search of `ploy-search`: the evaluation, Ploy's positions as
 //! search games (two-player and partnership games as two sides, free-for-all games by the
-//! paranoid reduction), the tactical hints of the selective search, the bench positions, the
-//! share of the win, and [`Engine`], the one object that searches a [`ploy_core::Game`] of any
-//! variant.
+//! paranoid reduction, or as a game of four players for the multi-player searches of
+//! [`ploy_search::multi`]), the tactical hints of the selective search, the bench positions,
+//! the share of the win, and [`Engine`], the one object that searches a [`ploy_core::Game`]
+//! of any variant.
 //!
 //! # Example
 //!
@@ -103,6 +104,29 @@
 //!     the differential tests work unchanged. The root seat's key is mixed into the hash,
 //!     so one table may serve searches for different seats.
 //!
+//! # Free-for-all: the multi-player searches
+//!
+//! [`FreeForAll`] is a free-for-all game as [`ploy_search::multi`] sees it: four players
+//! with a score each (the last player in play wins, [`FFA_WIN`]; a draw by repetition or
+//! the no-capture limit is shared by the players in play), a pass for Best-Reply Search, and
+//! a move ordering with captures first. [`Evaluation`] scores every player
+//! ([`Evaluation::every_player_scores`]): the paranoid reduction's evaluation of his colours
+//! against all the others, less the mean of the players in play, halved, with the capture
+//! the player to move has at hand counted as made (the multi-player searches have no
+//! quiescence search).
+//!
+//! [`Engine::set_ffa_search`] (or [`Engine::set_option`] with `ffa_search`, or the engine
+//! protocol's `Search` option) chooses the search of free-for-all games by
+//! [`ploy_search::multi::SearchKind`]: `paranoid` is the two-sided search of the paranoid
+//! reduction above (with the table and every selective switch); `brs`, `brs+` and `mcts`
+//! run [`ploy_search::multi::Brs`] and [`ploy_search::multi::Mcts`] on [`FreeForAll`].
+//! The default, [`DEFAULT_FFA_SEARCH`], stays paranoid: in matches against today's
+//! paranoid bot (the candidate in one seat, rotated, the paranoid bot in the other three;
+//! the `ffa_match` example) none of the others reached a first-place share of a quarter;
+//! the best, BRS, took 0.113 (95 %: 0.071 to 0.154) over 200 games at 80,000 nodes a move.
+//! The matches, with their commands and numbers, are in the repository's
+//! `docs/search-tuning.md` ("Ploy's free-for-all").
+//!
 //! [`PlainPosition`] is a position searched as it is (its evaluation computed from scratch at
 //! each leaf), the reference the tests hold [`EvalPosition`] against; ploy-core's `Position`
 //! knows no search, and [`SearchMoves`] is its move list as the search fills it.
@@ -161,7 +185,9 @@
 
 mod engine;
 mod eval;
+mod ffa_search;
 mod level;
+mod multi;
 mod paranoid;
 mod ploy_game;
 mod position;
@@ -169,9 +195,13 @@ mod positions;
 mod share;
 mod tactics;
 
-pub use engine::{DEFAULT_HASH_MB, Engine, GameHistory, MAX_HASH_MB};
+pub use engine::{
+    DEFAULT_FFA_SEARCH, DEFAULT_HASH_MB, Engine, EngineOptionError, GameHistory, MAX_HASH_MB,
+};
 pub use eval::{EvalParams, Evaluation};
+pub use ffa_search::MCTS_ITERATIONS_PER_DEPTH;
 pub use level::LevelLimits;
+pub use multi::{FFA_WIN, FreeForAll, FreeForAllUndo};
 pub use paranoid::Paranoid;
 pub use ploy_game::PloyGame;
 /// Playing strength, 1 to 8 (ploy-search's, shared by every game's engine).

@@ -416,6 +416,197 @@ fn evaluate(p: &EvalParams, t: &Tracks, psqt: [i32; 2], to_move: usize) -> (i32,
     (score[to_move] - score[to_move ^ 1] + p.tempo, reached)
 }
 
+impl Evaluation {
+    /// Free-for-all: for every player in play, the evaluation of his colours against all
+    /// the other colours together from his view, exactly as [`crate::Paranoid`] evaluates
+    /// the position for him as root (the others count as one army; the paranoid value is
+    /// for the side to move, so it is the negative of this one when another player is to
+    /// move); `None` for a player out of play.
+    ///
+    /// `t` follows `pos` (with any grouping: only the reach of each piece is read), so that
+    /// one set of tracks serves all four players.
+    pub(crate) fn every_player_on(&self, pos: &Position, t: &Tracks) -> [Option<i32>; 4] {
+        let psqt = &self.tables.four;
+        // By colour: the squares, and the squares reached, of each kind; material and
+        // placement (the four-player tables are the same for both groups).
+        let mut squares = [[0u128; 4]; 4];
+        let mut reach = [[0u128; 4]; 4];
+        let mut sums = [0i32; 4];
+        for (sq, piece) in pos.board().pieces() {
+            let w = layout::wide(sq);
+            let c = piece.colour().index();
+            let k = KIND_OF[t.masks[w] as usize] as usize;
+            squares[c][k] |= layout::bit(w);
+            reach[c][k] |= t.reach_at(w);
+            sums[c] += psqt[0][k][w];
+        }
+        let in_play = pos.in_play();
+        let mover = pos.mover();
+        let mut out = [None; 4];
+        for seat in in_play.iter() {
+            let mut colour = [0u128; 2];
+            let mut by_kind = [[0u128; 4]; 2];
+            let mut reached = [[0u128; 4]; 2];
+            let mut group_sums = [0i32; 2];
+            for c in ploy_core::Seat::ALL {
+                let g = usize::from(pos.controller(c) != seat);
+                let i = c.index();
+                for k in 0..4 {
+                    colour[g] |= squares[i][k];
+                    by_kind[g][k] |= squares[i][k];
+                    reached[g][k] |= reach[i][k];
+                }
+                group_sums[g] += sums[i];
+            }
+            let to_move = usize::from(mover != seat);
+            // For the group to move; the player's own view is the other way round when
+            // another player moves.
+            let sign = if to_move == 0 { 1 } else { -1 };
+            out[seat.index()] = Some(
+                sign * score_groups(
+                    &self.params,
+                    colour,
+                    &by_kind,
+                    &reached,
+                    &t.masks,
+                    group_sums,
+                    to_move,
+                ),
+            );
+        }
+        out
+    }
+}
+
+/// What the free-for-all evaluation counts for a commander captured (besides the colours
+/// that pass to the captor): the victim is out of the game.
+pub(crate) const ELIMINATION_VALUE: i32 = 500;
+
+/// What the free-for-all evaluation counts a commander for as the attacker of a defended
+/// piece: recapturing it would end its player's game.
+const COMMANDER_AT_RISK: i32 = 1_000;
+
+/// The capture the player to move is assumed to make at a leaf of a multi-player search
+/// ([`Evaluation::best_capture`]): its victim and how the material each side holds
+/// changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LeafCapture {
+    /// The player whose piece is taken (index of his seat).
+    pub(crate) victim: usize,
+    /// The change for the player to move: his attacker lost if the piece was defended;
+    /// the victim's material if that was his commander.
+    pub(crate) mover: i32,
+    /// The change for the victim (negative).
+    pub(crate) loss: i32,
+}
+
+impl Evaluation {
+    /// Free-for-all: the best capture of the player to move in `pos` by a static exchange
+    /// of one step, or `None` if no capture gains: a piece not defended by its controller
+    /// gains its material, a defended one its material less that of the cheapest attacker
+    /// (a commander as attacker counts [`COMMANDER_AT_RISK`]); a commander gains
+    /// everything its player controls (it passes to the captor) plus
+    /// [`ELIMINATION_VALUE`]. `t` follows `pos`.
+    pub(crate) fn best_capture(&self, pos: &Position, t: &Tracks) -> Option<LeafCapture> {
+        let m = &self.params.material;
+        let mut by_seat = [0u128; 4];
+        let mut reach_by_seat = [0u128; 4];
+        let mut held = [0i32; 4];
+        for (sq, piece) in pos.board().pieces() {
+            let w = layout::wide(sq);
+            let s = pos.controller(piece.colour()).index();
+            by_seat[s] |= layout::bit(w);
+            reach_by_seat[s] |= t.reach_at(w);
+            held[s] += m[KIND_OF[t.masks[w] as usize] as usize];
+        }
+        let me = pos.mover().index();
+        let targets =
+            reach_by_seat[me] & !by_seat[me] & (by_seat[0] | by_seat[1] | by_seat[2] | by_seat[3]);
+        let mut best: Option<(i32, LeafCapture)> = None;
+        for_each(targets, |w| {
+            let b = layout::bit(w);
+            let Some(victim) = (0..4).find(|&s| by_seat[s] & b != 0) else {
+                return;
+            };
+            let kind = KIND_OF[t.masks[w] as usize] as usize;
+            let (gain, mover, loss) = if kind == 3 {
+                let v = held[victim] + ELIMINATION_VALUE;
+                (v, held[victim], -v)
+            } else {
+                let x = m[kind];
+                let risk = if reach_by_seat[victim] & b != 0 {
+                    let mut a = i32::MAX;
+                    for_each(by_seat[me], |f| {
+                        if t.reach_at(f) & b != 0 {
+                            let k = KIND_OF[t.masks[f] as usize] as usize;
+                            a = a.min(if k == 3 { COMMANDER_AT_RISK } else { m[k] });
+                        }
+                    });
+                    a
+                } else {
+                    0
+                };
+                (x - risk, -risk, -x)
+            };
+            if gain > 0 && best.is_none_or(|(g, _)| gain > g) {
+                best = Some((
+                    gain,
+                    LeafCapture {
+                        victim,
+                        mover,
+                        loss,
+                    },
+                ));
+            }
+        });
+        best.map(|(_, c)| c)
+    }
+}
+
+/// The evaluation for group `to_move` of two groups given their squares (`colour`, by kind
+/// in `by_kind`), the squares their pieces of each kind reach, the direction masks by
+/// square, and their material and placement sums: the same terms as [`evaluate`], from sets
+/// gathered by the caller instead of [`Tracks::reached`].
+#[inline]
+fn score_groups(
+    p: &EvalParams,
+    colour: [u128; 2],
+    by_kind: &[[u128; 4]; 2],
+    reach: &[[u128; 4]; 2],
+    masks: &[u8; 90],
+    psqt: [i32; 2],
+    to_move: usize,
+) -> i32 {
+    let reached = reach.map(|r| r[0] | r[1] | r[2] | r[3]);
+    let mut score = [0i32; 2];
+    for (c, s) in score.iter_mut().enumerate() {
+        let o = c ^ 1;
+        let own = colour[c];
+        *s = psqt[c];
+        for (w, set) in p.mobility.iter().zip(&reach[c][..3]) {
+            *s += w * popcount(set & !own) as i32;
+        }
+        let mut threatened = 0;
+        for_each(reached[c] & colour[o], |w| {
+            threatened += p.material[KIND_OF[masks[w] as usize] as usize];
+        });
+        let w = if c == to_move {
+            p.threat_to_move
+        } else {
+            p.threat
+        };
+        *s += w * threatened / 16;
+        let commanders = by_kind[c][3];
+        for_each(commanders, |w| {
+            if reached[o] & layout::bit(w) != 0 {
+                *s -= p.commander_attacked;
+            }
+            *s += p.commander_guard * popcount(RING1[w] & own & !commanders) as i32;
+        });
+    }
+    score[to_move] - score[to_move ^ 1] + p.tempo
+}
+
 /// The same value as for a [`EvalPosition`](crate::EvalPosition), computed from scratch (slower). Two-player
 /// and partnership positions (teams as sides); a free-for-all position is evaluated as if
 /// seats 0 + 2 and 1 + 3 were teams, which is meaningless: search those as

@@ -127,6 +127,12 @@ impl Tracks {
         usize::from(self.colour[1] & bit(w) != 0)
     }
 
+    /// The squares the piece on the occupied 10-wide square `w` reaches.
+    #[inline(always)]
+    pub(crate) fn reach_at(&self, w: usize) -> u128 {
+        self.reach[w]
+    }
+
     /// The squares the pieces in `set` reach, together.
     #[inline(always)]
     pub(crate) fn reach_of(&self, set: u128) -> u128 {

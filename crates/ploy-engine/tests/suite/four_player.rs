@@ -42,7 +42,7 @@ where
 }
 
 /// Every combination of the rule options, picked by `bits`.
-fn rules(bits: u8) -> Rules {
+pub(crate) fn rules(bits: u8) -> Rules {
     Rules::standard()
         .with_elimination(if bits & 1 == 0 {
             Elimination::Strict
@@ -68,7 +68,7 @@ fn rules(bits: u8) -> Rules {
 
 /// A random playout of `plies` from `variant`'s start, preferring captures two times in
 /// three (so players get eliminated and colours change hands).
-fn playout(variant: Variant, rule_bits: u8, seed: u64, plies: u32) -> Position {
+pub(crate) fn playout(variant: Variant, rule_bits: u8, seed: u64, plies: u32) -> Position {
     let mut pos = Position::start(variant, rules(rule_bits));
     let mut s = mix(seed);
     for _ in 0..plies {

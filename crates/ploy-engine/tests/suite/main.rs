@@ -6,6 +6,7 @@ mod differential;
 mod engine;
 mod evaluation;
 mod four_player;
+mod free_for_all;
 mod levels;
 mod options;
 mod pv;
