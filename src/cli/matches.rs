@@ -223,7 +223,7 @@ fn parse_rate(text: &str) -> Result<f64, String> {
                   mover), greedy (the move with the best static evaluation one ply on, ties \
                   at random); a search engine's name may be followed by `:` and search options \
                   (full:null_move=off,aspiration_window=40, as ploy_search::Config::set \
-                  names them), or engine:PATH (an engine program driven over the engine protocol, \
+                  names them, and ffa_search=paranoid|brs|brs+|mcts for the free-for-all's search), or engine:PATH (an engine program driven over the engine protocol, \
                   told the match's rules and the --a-option/--b-option options); overrides \
                   dN (depth), nN (nodes), tT (time per move: t500 = 500 ms, t2s), and the \
                   level lN (1 to 8), e.g. full@d4, full@l3, engine:./old/engine@t100ms. \

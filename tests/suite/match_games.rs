@@ -481,3 +481,42 @@ fn ploy_free_for_all_with_seats_rotated() {
     let out = ploy(&["match", "--ffa-seats", "--no-tournament-rule"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `full:ffa_search=KIND` plays A's free-for-all seat with that multi-player search: the
+/// match completes with legal, replayable games, and A's games differ from those of the
+/// default (paranoid) search at the same budget (BRS thinks of one opponent at a time).
+#[test]
+fn a_free_for_all_search_chosen_by_the_spec() {
+    let mut games = Vec::new();
+    for a in ["full:ffa_search=brs", "full"] {
+        let dir = scratch(&format!("ffa-search-{}", a.len()));
+        let records = dir.join("records");
+        let v = json(&[
+            "--ffa-seats",
+            "--a",
+            a,
+            "--b",
+            "full",
+            "--nodes",
+            "400",
+            "--games",
+            "4",
+            "--ply-cap",
+            "24",
+            "--records",
+            records.to_str().unwrap(),
+        ]);
+        assert_eq!(v["games"], 4, "{v}");
+        let mut moves = Vec::new();
+        for n in 1..=4 {
+            let text = record(&records, n, "plg");
+            let saved = ploy_sheet::read_record(&text).expect("the record reads back");
+            moves.push(saved.game.moves().to_vec());
+        }
+        games.push(moves);
+    }
+    assert_ne!(games[0], games[1]);
+    let refused = ploy(&["match", "--ffa-seats", "--a", "full:ffa_search=minimax"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    assert!(text(&refused.stderr).contains("not a multi-player search"));
+}

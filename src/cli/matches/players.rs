@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use ploy_core::{Game, Move, Outcome, Rules};
 use ploy_engine::{Engine, Evaluation, Level};
+use ploy_search::multi::SearchKind;
 use ploy_search::{Config, Driver, Evaluator, Limits, MAX_DEPTH, splitmix64};
 
 pub use super::player::{Budget, Fault, FaultKind, Player, PlayerStats};
@@ -48,6 +49,10 @@ pub enum EngineKind {
 /// assert_eq!(spec.level().map(|l| l.get()), Some(3));
 /// assert_eq!(spec.budget(), Some(Budget::Nodes(20000)));
 /// assert!("full@l9".parse::<PlayerSpec>().is_err());
+/// // The free-for-all's search, beside the search options.
+/// let spec: PlayerSpec = "full:ffa_search=brs+,null_move=off".parse().unwrap();
+/// assert_eq!(spec.ffa_search().map(|k| k.to_string()), Some("brs+".to_owned()));
+/// assert!("full:ffa_search=minimax".parse::<PlayerSpec>().is_err());
 /// let spec: PlayerSpec = "engine:/opt/old build/engine@n5000".parse().unwrap();
 /// assert!(matches!(spec.engine(), EngineKind::Process(p) if p.path.ends_with("old build/engine")));
 /// assert_eq!(spec.budget(), Some(Budget::Nodes(5000)));
@@ -58,6 +63,8 @@ pub struct PlayerSpec {
     engine: EngineKind,
     budget: Option<Budget>,
     level: Option<Level>,
+    /// The search of a free-for-all game (`full:ffa_search=brs`), if the spec names one.
+    ffa_search: Option<SearchKind>,
 }
 
 /// What a match gives every player it builds, besides its spec.
@@ -87,6 +94,13 @@ impl PlayerSpec {
     #[must_use]
     pub fn level(&self) -> Option<Level> {
         self.level
+    }
+
+    /// The free-for-all search the spec chooses (`full:ffa_search=brs`), if any; without
+    /// one the engine's default ([`ploy_engine::DEFAULT_FFA_SEARCH`]).
+    #[must_use]
+    pub fn ffa_search(&self) -> Option<SearchKind> {
+        self.ffa_search
     }
 
     /// The engine.
@@ -134,6 +148,7 @@ impl PlayerSpec {
             EngineKind::Search(config) => Box::new(SearchPlayer {
                 name,
                 config: (**config).clone(),
+                ffa_search: self.ffa_search,
                 engine: None,
                 limits: budget.limits(),
                 level: self.level.unwrap_or_default(),
@@ -222,6 +237,7 @@ impl FromStr for PlayerSpec {
                     Override::Level(l) => Some(*l),
                     Override::Budget(_) => None,
                 }),
+                ffa_search: None,
             });
         }
         let mut parts = text.split('@');
@@ -256,6 +272,7 @@ impl FromStr for PlayerSpec {
             }
         };
         let searches = matches!(engine, EngineKind::Search(_));
+        let mut ffa_search = None;
         if let Some(settings) = settings {
             // `name:option=value,...`: search options by name (ploy_search::Config::set).
             let EngineKind::Search(config) = &mut engine else {
@@ -266,6 +283,14 @@ impl FromStr for PlayerSpec {
             };
             for setting in settings.split(',').filter(|s| !s.is_empty()) {
                 let (key, value) = setting.split_once('=').unwrap_or((setting, "on"));
+                if key == "ffa_search" {
+                    ffa_search = Some(
+                        value
+                            .parse()
+                            .map_err(|e| format!("`{}`: {e}", excerpt(text, 40)))?,
+                    );
+                    continue;
+                }
                 config
                     .set(key, value)
                     .map_err(|e| format!("`{}`: {e}", excerpt(text, 40)))?;
@@ -303,6 +328,7 @@ impl FromStr for PlayerSpec {
             engine,
             budget,
             level,
+            ffa_search,
         })
     }
 }
@@ -311,6 +337,7 @@ impl FromStr for PlayerSpec {
 struct SearchPlayer {
     name: String,
     config: Config,
+    ffa_search: Option<SearchKind>,
     engine: Option<Engine>,
     limits: Limits,
     level: Level,
@@ -327,21 +354,27 @@ impl Player for SearchPlayer {
     fn new_game(&mut self, number: u32) -> Result<(), Fault> {
         // A new engine rather than a cleared one: nothing learnt can survive.
         let mut mix = u64::from(number);
-        self.engine = Some(
-            Engine::new(self.config.clone())
-                .with_level(self.level)
-                .with_seed(self.seed ^ splitmix64(&mut mix)),
-        );
+        let mut engine = Engine::new(self.config.clone())
+            .with_level(self.level)
+            .with_seed(self.seed ^ splitmix64(&mut mix));
+        if let Some(kind) = self.ffa_search {
+            engine.set_ffa_search(kind);
+        }
+        self.engine = Some(engine);
         Ok(())
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, Fault> {
         let t = Instant::now();
-        let (config, level, seed) = (&self.config, self.level, self.seed);
+        let (config, level, seed, ffa) = (&self.config, self.level, self.seed, self.ffa_search);
         let engine = self.engine.get_or_insert_with(|| {
-            Engine::new(config.clone())
+            let mut engine = Engine::new(config.clone())
                 .with_level(level)
-                .with_seed(seed)
+                .with_seed(seed);
+            if let Some(kind) = ffa {
+                engine.set_ffa_search(kind);
+            }
+            engine
         });
         let r = engine.search(game, &self.limits, |_| {});
         self.stats.nodes += r.nodes;
