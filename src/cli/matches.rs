@@ -663,16 +663,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
         return board_run::run_board(args, kind);
     }
     let plan = args.plan()?;
-    for (spec, options, flag) in [
-        (&args.a, &args.a_options, "--a-option"),
-        (&args.b, &args.b_options, "--b-option"),
-    ] {
-        if !options.is_empty() && !spec.is_process() {
-            return Err(Failure::usage(format!(
-                "{flag} is for an engine program (engine:PATH), not `{spec}`"
-            )));
-        }
-    }
+    check_program_options(args)?;
     for dir in [&args.records, &args.sheets].into_iter().flatten() {
         make_dir(dir)?;
     }
@@ -745,6 +736,21 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
 fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
     crate::play::write_atomically(path, text.as_bytes())
         .map_err(|e| Failure::failed(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Refuses `--a-option`/`--b-option` for a player that is not an engine program.
+fn check_program_options(args: &MatchArgs) -> Result<(), Failure> {
+    for (spec, options, flag) in [
+        (&args.a, &args.a_options, "--a-option"),
+        (&args.b, &args.b_options, "--b-option"),
+    ] {
+        if !options.is_empty() && !spec.is_process() {
+            return Err(Failure::usage(format!(
+                "{flag} is for an engine program (engine:PATH), not `{spec}`"
+            )));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

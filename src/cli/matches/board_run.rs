@@ -12,7 +12,7 @@ use super::board_players::{BoardPlayer, board_player, check_board_spec};
 use super::boards::{BoardKind, BoardOpenings, read_board_openings};
 use super::log::{Entries, MatchLog, stats_from, two_player_entry};
 use super::placings::{Placing, PlacingTally};
-use super::report::{Counter, progress_message};
+use super::report::{Counter, progress_message, write_move_stats};
 use super::{
     Failure, MatchArgs, MatchReport, PlayerReport, PlayerStats, Standing, make_dir, schedule,
     write_file,
@@ -201,21 +201,7 @@ impl MultiReport {
                 self.count.forfeits[0], self.count.forfeits[1]
             );
         }
-        for (label, p) in [("A", &self.a), ("B", &self.b)] {
-            let stats = p.stats;
-            if stats.moves > 0 && (stats.nodes > 0 || !stats.time.is_zero()) {
-                let moves = stats.moves as f64;
-                let _ = write!(out, "{label}: {} moves, ", stats.moves);
-                if stats.nodes > 0 {
-                    let _ = write!(out, "{:.0} nodes/move, ", stats.nodes as f64 / moves);
-                }
-                let _ = writeln!(
-                    out,
-                    "{:.1} ms/move",
-                    stats.time.as_secs_f64() * 1000.0 / moves
-                );
-            }
-        }
+        write_move_stats(&mut out, [("A", self.a.stats), ("B", self.b.stats)]);
         out
     }
 }
@@ -382,16 +368,7 @@ pub(super) fn run_board(args: &MatchArgs, kind: BoardKind) -> Result<(), Failure
             "--sheets is for Ploy matches of two sides; this match has --records",
         ));
     }
-    for (spec, options, flag) in [
-        (&args.a, &args.a_options, "--a-option"),
-        (&args.b, &args.b_options, "--b-option"),
-    ] {
-        if !options.is_empty() && !spec.is_process() {
-            return Err(Failure::usage(format!(
-                "{flag} is for an engine program (engine:PATH), not `{spec}`"
-            )));
-        }
-    }
+    super::check_program_options(args)?;
     if let Some(dir) = &args.records {
         make_dir(dir)?;
     }

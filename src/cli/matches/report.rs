@@ -140,21 +140,7 @@ impl MatchReport {
                 s.forfeits[0], s.forfeits[1]
             );
         }
-        for (label, p) in [("A", &self.a), ("B", &self.b)] {
-            let stats = p.stats;
-            if stats.moves > 0 && (stats.nodes > 0 || !stats.time.is_zero()) {
-                let moves = stats.moves as f64;
-                let _ = write!(out, "{label}: {} moves, ", stats.moves);
-                if stats.nodes > 0 {
-                    let _ = write!(out, "{:.0} nodes/move, ", stats.nodes as f64 / moves);
-                }
-                let _ = writeln!(
-                    out,
-                    "{:.1} ms/move",
-                    stats.time.as_secs_f64() * 1000.0 / moves
-                );
-            }
-        }
+        write_move_stats(&mut out, [("A", self.a.stats), ("B", self.b.stats)]);
         out
     }
 }
@@ -226,5 +212,24 @@ impl Counter {
             }
         }
         false
+    }
+}
+
+/// A line per player with moves: how many, the nodes and the time per move.
+pub(super) fn write_move_stats(out: &mut String, players: [(&str, PlayerStats); 2]) {
+    use std::fmt::Write as _;
+    for (label, stats) in players {
+        if stats.moves > 0 && (stats.nodes > 0 || !stats.time.is_zero()) {
+            let moves = stats.moves as f64;
+            let _ = write!(out, "{label}: {} moves, ", stats.moves);
+            if stats.nodes > 0 {
+                let _ = write!(out, "{:.0} nodes/move, ", stats.nodes as f64 / moves);
+            }
+            let _ = writeln!(
+                out,
+                "{:.1} ms/move",
+                stats.time.as_secs_f64() * 1000.0 / moves
+            );
+        }
     }
 }
