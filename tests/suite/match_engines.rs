@@ -18,7 +18,7 @@ fn engine() -> String {
     crate::common::example("engine").display().to_string()
 }
 
-fn ploy(args: &[&str]) -> Output {
+pub(crate) fn ploy(args: &[&str]) -> Output {
     Command::new(PLOY)
         .args(args)
         .env("RUST_BACKTRACE", "1")
@@ -27,12 +27,12 @@ fn ploy(args: &[&str]) -> Output {
         .expect("ploy runs")
 }
 
-fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Runs `ploy match ... --json`, expects success, gives the object.
-fn json(args: &[&str]) -> Value {
+pub(crate) fn json(args: &[&str]) -> Value {
     let mut all = vec!["match", "--json"];
     all.extend_from_slice(args);
     let out = ploy(&all);

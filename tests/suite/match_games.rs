@@ -4,41 +4,14 @@
 //! back and replayed by the game crates), not taken from the tool's own figures.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-const PLOY: &str = env!("CARGO_BIN_EXE_ploy");
+use crate::match_engines::{json, ploy, text};
 
+/// The `engine` example as a `ploy match` player.
 fn engine() -> String {
     format!("engine:{}", crate::common::example("engine").display())
-}
-
-fn ploy(args: &[&str]) -> Output {
-    Command::new(PLOY)
-        .args(args)
-        .env("RUST_BACKTRACE", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("ploy runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Runs `ploy match ... --json`, expects success, gives the object.
-fn json(args: &[&str]) -> Value {
-    let mut all = vec!["match", "--json"];
-    all.extend_from_slice(args);
-    let out = ploy(&all);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
 /// A fresh directory under the target directory.
