@@ -16,7 +16,7 @@ pub const FFA_WIN: i32 = 1_000_000;
 /// of ploy-core's generator, a pass for Best-Reply Search, and the final scores by the
 /// rules (`docs/rules.md`, sections 6 and 7).
 ///
-/// - **Players** are the seats (`0..4`, [`Seat::index`]); the player to move is
+/// - **Players** are the seats (`0..4`, [`Seat::index`](ploy_core::Seat::index)); the player to move is
 ///   [`Position::mover`], and the turn skips the players who are out, as the rules say.
 /// - **Final scores** ([`MultiGame::outcome`]): the last player in play wins, [`FFA_WIN`],
 ///   and everybody else gets `-FFA_WIN`. A draw gives 0 to every player still in play and

@@ -67,21 +67,7 @@
   // Small helpers.
   // ------------------------------------------------------------------------------------
 
-  function el(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === 'class') e.className = v;
-      else if (k === 'text') e.textContent = v;
-      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v === true ? '' : v);
-    }
-    for (const c of children) {
-      if (c === null || c === undefined) continue;
-      e.append(c);
-    }
-    return e;
-  }
+  const el = window.PloydBoardKit.el;
 
   function same(a, b) {
     return typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();

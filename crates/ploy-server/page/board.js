@@ -1,5 +1,5 @@
-// What the board modules of ployd's page (ploy.js, pente.js, pyloff.js) share: SVG
-// elements, the board's size from a game's view, and `Base`, a board's focusable SVG with
+// What the board modules of ployd's page (ploy.js, pente.js, pyloff.js) and its other
+// scripts share: HTML and SVG elements, the board's size from a game's view, and `Base`, a board's focusable SVG with
 // its click and keyboard input (see app.js for the module interface). Loaded before the
 // modules, as window.PloydBoardKit.
 'use strict';
@@ -8,6 +8,22 @@
   const SVGNS = 'http://www.w3.org/2000/svg';
   // The arrow keys' steps: [column step, row step], rows counted upwards.
   const STEPS = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+
+  // An HTML element: `text` is its text, `class` its class, `on...` its event handlers, an
+  // attribute of null, undefined or false is left out (true: present and empty); children
+  // that are null or undefined are skipped.
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === 'text') e.textContent = v;
+      else if (k === 'class') e.className = v;
+      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? '' : v);
+    }
+    for (const c of children) if (c !== null && c !== undefined) e.append(c);
+    return e;
+  }
 
   // An SVG element; `text` is its text, a null or undefined value leaves the attribute out.
   function svg(tag, attrs) {
@@ -150,5 +166,5 @@
     }
   }
 
-  window.PloydBoardKit = { svg, icon, square, cursor, playable, label, place, lay, boardSize, stepped, Base };
+  window.PloydBoardKit = { el, svg, icon, square, cursor, playable, label, place, lay, boardSize, stepped, Base };
 })();

@@ -11,18 +11,7 @@
 (function () {
   const $ = (id) => document.getElementById(id);
 
-  function el(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === 'text') e.textContent = v;
-      else if (k === 'class') e.className = v;
-      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v === true ? '' : v);
-    }
-    for (const c of children) if (c !== null && c !== undefined) e.append(c);
-    return e;
-  }
+  const el = window.PloydBoardKit.el;
 
   async function getJson(path) {
     const res = await fetch(path, { credentials: 'same-origin' });
@@ -84,22 +73,26 @@
     }
     view.players.forEach((userid, seat) => {
       if (userid.toLowerCase() === 'bot') return;
+      const item = list.querySelector('li[data-seat="' + seat + '"]');
+      if (!item || item.querySelector('.prating')) return;
+      // The badge takes its place now, with room for any rating (page.css), and is filled
+      // in when the profile comes: nothing on the page moves under a pointer meanwhile.
+      const badge = el('span', { class: 'prating', 'data-user': userid, text: '\u2026', 'aria-hidden': 'true' });
+      const name = item.querySelector('.pname');
+      if (name) name.after(' ', badge);
+      else item.append(badge);
       profile(userid, stamp).then((p) => {
         // app.js may have drawn the list again meanwhile: write only into the items drawn
         // together with this call.
-        if (list.firstElementChild !== drawn) return;
-        const item = list.querySelector('li[data-seat="' + seat + '"]');
-        if (!item || item.querySelector('.prating')) return;
+        if (list.firstElementChild !== drawn || !badge.isConnected) return;
         const r = p && (p.ratings || []).find((x) => x.game === view.game && x.size === size);
-        const text = r ? round(r.rating) : 'unrated';
         const label = r
           ? 'rating ' + round(r.rating) + ', deviation ' + round(r.deviation) + ', ' + r.games + (r.games === 1 ? ' rated game' : ' rated games')
           : 'no rating yet for ' + gameTitle(view.game) + ' ' + size + 'x' + size;
-        const name = item.querySelector('.pname');
-        const badge = el('span', { class: 'prating', 'data-user': userid, title: label, text });
+        badge.textContent = r ? round(r.rating) : 'unrated';
+        badge.title = label;
         badge.setAttribute('aria-label', label);
-        if (name) name.after(' ', badge);
-        else item.append(badge);
+        badge.removeAttribute('aria-hidden');
       });
     });
   }
