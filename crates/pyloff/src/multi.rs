@@ -213,6 +213,18 @@ impl MultiGame for MultiPosition {
     fn order(&self, mv: Move) -> i32 {
         self.g.position().order_key(mv)
     }
+
+    fn hash(&self) -> Option<u64> {
+        Some(SearchGame::hash(&self.g))
+    }
+
+    fn move_index(&self, mv: Move) -> Option<usize> {
+        Some(match mv {
+            Move::Swap => 0,
+            Move::Pass => 1,
+            Move::Place(cell) => 2 + usize::from(cell.code()),
+        })
+    }
 }
 
 impl MultiEvaluator<MultiPosition> for Evaluation {

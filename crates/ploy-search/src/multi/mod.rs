@@ -92,6 +92,7 @@ mod kind;
 mod mcts;
 mod paranoid;
 mod reference;
+mod tables;
 
 use core::fmt;
 use std::time::{Duration, Instant};
@@ -162,6 +163,19 @@ pub trait MultiGame {
     fn order(&self, mv: Self::Move) -> i32 {
         let _ = mv;
         0
+    }
+    /// A hash of the position for the transposition table of [`Paranoid`] and [`Brs`]
+    /// (see their `with_table`): equal for positions whose searches are equal, the player
+    /// to move included. Default: `None`, no table.
+    fn hash(&self) -> Option<u64> {
+        None
+    }
+    /// A small number for `mv` (below a few thousand, the same for the same move in every
+    /// position) that indexes the history scores of [`Paranoid`] and [`Brs`]' move
+    /// ordering. Default: `None`, no history (killer moves still order).
+    fn move_index(&self, mv: Self::Move) -> Option<usize> {
+        let _ = mv;
+        None
     }
 }
 
