@@ -22,6 +22,10 @@
 //!   filling the last freedom of the mover's own group (50 a piece), then moves touching
 //!   groups on their level. BRS+ plays the first of this order for the opponents who do not
 //!   reply.
+//! - **Table and history**: [`MultiGame::hash`] is the search position's hash (as the
+//!   two-sided reduction's table keys it), [`MultiGame::move_index`] the cell (a swap 0,
+//!   a pass 1), for the transposition table, killer moves and history of [`Paranoid`] and
+//!   [`Brs`].
 //!
 //! # Example
 //!

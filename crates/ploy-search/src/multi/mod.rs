@@ -15,6 +15,11 @@
 //!   the win, with a playout of random moves or the evaluation at the leaf, seeded and
 //!   deterministic.
 //!
+//! [`Paranoid`] and [`Brs`] order moves by [`MultiGame::order`], then killer moves and
+//! history ([`MultiGame::move_index`]); a game that gives [`MultiGame::hash`] gets a
+//! transposition table (`with_table`), whose stored values cut off only at the depth they
+//! were searched to, so that a search to a fixed depth keeps its value.
+//!
 //! [`paranoid_reference`] and [`brs_reference`] are the plain recursions without pruning
 //! that the test suite compares the alpha-beta versions with.
 //!
