@@ -22,6 +22,10 @@
 //!   filling the last freedom of the mover's own group (50 a piece), then moves touching
 //!   groups on their level. BRS+ plays the first of this order for the opponents who do not
 //!   reply.
+//! - **Table and history**: [`MultiGame::hash`] is the search position's hash (as the
+//!   two-sided reduction's table keys it), [`MultiGame::move_index`] the cell (a swap 0,
+//!   a pass 1), for the transposition table, killer moves and history of [`Paranoid`] and
+//!   [`Brs`].
 //!
 //! # Example
 //!
@@ -212,6 +216,18 @@ impl MultiGame for MultiPosition {
 
     fn order(&self, mv: Move) -> i32 {
         self.g.position().order_key(mv)
+    }
+
+    fn hash(&self) -> Option<u64> {
+        Some(SearchGame::hash(&self.g))
+    }
+
+    fn move_index(&self, mv: Move) -> Option<usize> {
+        Some(match mv {
+            Move::Swap => 0,
+            Move::Pass => 1,
+            Move::Place(cell) => 2 + usize::from(cell.code()),
+        })
     }
 }
 

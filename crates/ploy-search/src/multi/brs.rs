@@ -1,9 +1,7 @@
 //! Best-Reply Search and BRS+.
 
-use super::{
-    Budget, Deepening, INF, MultiEvaluator, MultiGame, MultiResult, deepen, ordered_moves,
-    policy_move,
-};
+use super::tables::{Bound, Memory, TABLE_BITS, Table};
+use super::{Budget, Deepening, INF, MultiEvaluator, MultiGame, MultiResult, deepen, policy_move};
 use crate::limits::Limits;
 
 /// What the opponents who do not reply do in a layer of [`Brs`].
@@ -33,9 +31,17 @@ pub enum BrsPlayers {
 /// [`super::brs_reference`] at the same depth. As in [`super::Paranoid`], a deeper
 /// iteration replaces the best move only by a better one, so a win found at a shallower
 /// depth is kept.
+///
+/// The moves are tried in the order of [`MultiGame::order`], killer moves and history
+/// (by [`MultiGame::move_index`]) breaking its ties; the transposition table
+/// ([`Brs::with_table`], on by default where the game gives [`MultiGame::hash`]) puts the
+/// best move of an earlier search of a position first, and cuts off with a stored value
+/// only of the same depth, so that a search to a fixed depth still returns the value of
+/// [`super::brs_reference`].
 pub struct Brs<E> {
     eval: E,
     players: BrsPlayers,
+    table: bool,
 }
 
 struct Run<'a, G: MultiGame, E> {
@@ -44,8 +50,10 @@ struct Run<'a, G: MultiGame, E> {
     players: BrsPlayers,
     budget: Budget,
     scratch: G::Moves,
-    lists: Vec<Vec<(i32, G::Move)>>,
+    lists: Vec<Vec<(i64, G::Move)>>,
     horizon: bool,
+    table: Option<Table<G::Move>>,
+    memory: Memory<G::Move>,
 }
 
 impl<E> Brs<E> {
@@ -54,6 +62,7 @@ impl<E> Brs<E> {
         Brs {
             eval,
             players: BrsPlayers::Pass,
+            table: true,
         }
     }
 
@@ -62,7 +71,16 @@ impl<E> Brs<E> {
         Brs {
             eval,
             players: BrsPlayers::Policy,
+            table: true,
         }
+    }
+
+    /// The search with its transposition table on (the default) or off. It is used only
+    /// for games that give [`MultiGame::hash`].
+    #[must_use]
+    pub fn with_table(mut self, on: bool) -> Brs<E> {
+        self.table = on;
+        self
     }
 
     /// What the opponents who do not reply do.
@@ -93,6 +111,8 @@ impl<E> Brs<E> {
             scratch: G::Moves::default(),
             lists: Vec::new(),
             horizon: false,
+            table: (self.table && g.hash().is_some()).then(|| Table::new(TABLE_BITS)),
+            memory: Memory::new(),
         };
         let eval = &self.eval;
         deepen(&mut g, |g| eval.evaluate(g)[root], limits, &mut run)
@@ -102,14 +122,7 @@ impl<E> Brs<E> {
 impl<G: MultiGame, E: MultiEvaluator<G>> Run<'_, G, E> {
     /// The value of `g` at the start of a layer, fail-soft within `alpha..beta`; `None` if
     /// stopped.
-    fn node(
-        &mut self,
-        g: &mut G,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> Option<i32> {
+    fn node(&mut self, g: &mut G, depth: u32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
         if let Some(s) = g.outcome() {
             return Some(s[self.root]);
         }
@@ -117,18 +130,58 @@ impl<G: MultiGame, E: MultiEvaluator<G>> Run<'_, G, E> {
             self.horizon = true;
             return Some(self.eval.evaluate(g)[self.root]);
         }
-        if g.to_move() != self.root {
+        let key = self.table.as_ref().and_then(|_| g.hash());
+        let mut first = None;
+        if let Some(e) = self.table.as_ref().zip(key).and_then(|(t, k)| t.probe(k)) {
+            if e.cuts(depth, alpha, beta) {
+                self.horizon |= e.horizon;
+                return Some(e.value);
+            }
+            first = e.best;
+        }
+        let outer = core::mem::replace(&mut self.horizon, false);
+        let r = if g.to_move() != self.root {
             let mut best = INF;
             let mut beta = beta;
-            self.layer(g, depth, alpha, &mut beta, &mut best, 0, false, ply)?;
-            return Some(best);
+            self.layer(g, depth, alpha, &mut beta, &mut best, 0, false, ply)
+                .map(|()| (best, None))
+        } else {
+            self.max_node(g, depth, alpha, beta, ply, first)
+        };
+        let below = self.horizon;
+        self.horizon |= outer;
+        let (best, best_move) = r?;
+        if let (Some(t), Some(k)) = (&mut self.table, key) {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best <= alpha {
+                Bound::Upper
+            } else {
+                Bound::Exact
+            };
+            t.store(k, depth, best, bound, best_move, below);
         }
+        Some(best)
+    }
+
+    /// The root player's layer: his best move's value and the move.
+    fn max_node(
+        &mut self,
+        g: &mut G,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        first: Option<G::Move>,
+    ) -> Option<(i32, Option<G::Move>)> {
         if self.lists.len() <= ply {
             self.lists.resize_with(ply + 1, Vec::new);
         }
         let mut list = core::mem::take(&mut self.lists[ply]);
-        ordered_moves(g, &mut self.scratch, &mut list);
+        self.memory
+            .ordered(g, &mut self.scratch, &mut list, ply, first);
         let mut best = -INF;
+        let mut best_move = None;
         let mut out = Some(());
         for &(_, m) in &list {
             if !self.budget.step() {
@@ -142,14 +195,18 @@ impl<G: MultiGame, E: MultiEvaluator<G>> Run<'_, G, E> {
                 out = None;
                 break;
             };
-            best = best.max(v);
+            if v > best || best_move.is_none() {
+                best = v;
+                best_move = Some(m);
+            }
             alpha = alpha.max(v);
             if alpha >= beta {
+                self.memory.cut(g, self.root, m, ply, depth);
                 break;
             }
         }
         self.lists[ply] = list;
-        out.map(|()| best)
+        out.map(|()| (best, best_move))
     }
 
     /// Walks the opponents' layer from its `step`-th action: `replied` says whether an
@@ -185,7 +242,9 @@ impl<G: MultiGame, E: MultiEvaluator<G>> Run<'_, G, E> {
                 self.lists.resize_with(ply + 1, Vec::new);
             }
             let mut list = core::mem::take(&mut self.lists[ply]);
-            ordered_moves(g, &mut self.scratch, &mut list);
+            self.memory
+                .ordered(g, &mut self.scratch, &mut list, ply, None);
+            let player = g.to_move();
             let mut out = Some(());
             for &(_, m) in &list {
                 if *best <= alpha {
@@ -201,6 +260,9 @@ impl<G: MultiGame, E: MultiEvaluator<G>> Run<'_, G, E> {
                 if r.is_none() {
                     out = None;
                     break;
+                }
+                if *best <= alpha {
+                    self.memory.cut(g, player, m, ply, depth);
                 }
             }
             self.lists[ply] = list;

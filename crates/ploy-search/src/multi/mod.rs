@@ -15,6 +15,11 @@
 //!   the win, with a playout of random moves or the evaluation at the leaf, seeded and
 //!   deterministic.
 //!
+//! [`Paranoid`] and [`Brs`] order moves by [`MultiGame::order`], then killer moves and
+//! history ([`MultiGame::move_index`]); a game that gives [`MultiGame::hash`] gets a
+//! transposition table (`with_table`), whose stored values cut off only at the depth they
+//! were searched to, so that a search to a fixed depth keeps its value.
+//!
 //! [`paranoid_reference`] and [`brs_reference`] are the plain recursions without pruning
 //! that the test suite compares the alpha-beta versions with.
 //!
@@ -92,6 +97,7 @@ mod kind;
 mod mcts;
 mod paranoid;
 mod reference;
+mod tables;
 
 use core::fmt;
 use std::time::{Duration, Instant};
@@ -162,6 +168,19 @@ pub trait MultiGame {
     fn order(&self, mv: Self::Move) -> i32 {
         let _ = mv;
         0
+    }
+    /// A hash of the position for the transposition table of [`Paranoid`] and [`Brs`]
+    /// (see their `with_table`): equal for positions whose searches are equal, the player
+    /// to move included. Default: `None`, no table.
+    fn hash(&self) -> Option<u64> {
+        None
+    }
+    /// A small number for `mv` (below a few thousand, the same for the same move in every
+    /// position) that indexes the history scores of [`Paranoid`] and [`Brs`]' move
+    /// ordering. Default: `None`, no history (killer moves still order).
+    fn move_index(&self, mv: Self::Move) -> Option<usize> {
+        let _ = mv;
+        None
     }
 }
 

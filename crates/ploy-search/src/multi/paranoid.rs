@@ -1,8 +1,7 @@
 //! Paranoid search: the root player against the coalition of all the others.
 
-use super::{
-    Budget, Deepening, INF, MultiEvaluator, MultiGame, MultiResult, deepen, ordered_moves,
-};
+use super::tables::{Bound, Memory, TABLE_BITS, Table};
+use super::{Budget, Deepening, INF, MultiEvaluator, MultiGame, MultiResult, deepen};
 use crate::limits::Limits;
 
 /// Paranoid search (Sturtevant and Korf, 2000): the player to move at the root maximises
@@ -15,8 +14,15 @@ use crate::limits::Limits;
 /// [`super::paranoid_reference`] at the same depth. The distance to a decided position is
 /// not scored, but a deeper iteration replaces the best move only by a better one, so a
 /// win found at a shallower depth is kept.
+///
+/// Killer moves and history (by [`MultiGame::move_index`]) break the ties of
+/// [`MultiGame::order`]; the transposition table ([`Paranoid::with_table`], on by default
+/// where the game gives [`MultiGame::hash`]) puts the best move of an earlier search of a
+/// position first and cuts off with a stored value only of the same depth, so that a
+/// search to a fixed depth still returns the value of [`super::paranoid_reference`].
 pub struct Paranoid<E> {
     eval: E,
+    table: bool,
 }
 
 struct Run<'a, G: MultiGame, E> {
@@ -24,15 +30,25 @@ struct Run<'a, G: MultiGame, E> {
     root: usize,
     budget: Budget,
     scratch: G::Moves,
-    lists: Vec<Vec<(i32, G::Move)>>,
+    lists: Vec<Vec<(i64, G::Move)>>,
     /// Whether the iteration met a horizon (a deeper one could change the answer).
     horizon: bool,
+    table: Option<Table<G::Move>>,
+    memory: Memory<G::Move>,
 }
 
 impl<E> Paranoid<E> {
     /// A paranoid search with the evaluator `eval`.
     pub fn new(eval: E) -> Paranoid<E> {
-        Paranoid { eval }
+        Paranoid { eval, table: true }
+    }
+
+    /// The search with its transposition table on (the default) or off. It is used only
+    /// for games that give [`MultiGame::hash`].
+    #[must_use]
+    pub fn with_table(mut self, on: bool) -> Paranoid<E> {
+        self.table = on;
+        self
     }
 
     /// Searches `pos` within `limits` (depth in plies, nodes, time, stop flag) for the
@@ -56,6 +72,8 @@ impl<E> Paranoid<E> {
             scratch: G::Moves::default(),
             lists: Vec::new(),
             horizon: false,
+            table: (self.table && g.hash().is_some()).then(|| Table::new(TABLE_BITS)),
+            memory: Memory::new(),
         };
         let eval = &self.eval;
         deepen(&mut g, |g| eval.evaluate(g)[root], limits, &mut run)
@@ -64,14 +82,7 @@ impl<E> Paranoid<E> {
 
 impl<G: MultiGame, E: MultiEvaluator<G>> Run<'_, G, E> {
     /// The paranoid value of `g`, fail-soft within `alpha..beta`; `None` if stopped.
-    fn value(
-        &mut self,
-        g: &mut G,
-        depth: u32,
-        mut alpha: i32,
-        mut beta: i32,
-        ply: usize,
-    ) -> Option<i32> {
+    fn value(&mut self, g: &mut G, depth: u32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
         if let Some(s) = g.outcome() {
             return Some(s[self.root]);
         }
@@ -79,13 +90,53 @@ impl<G: MultiGame, E: MultiEvaluator<G>> Run<'_, G, E> {
             self.horizon = true;
             return Some(self.eval.evaluate(g)[self.root]);
         }
+        let key = self.table.as_ref().and_then(|_| g.hash());
+        let mut first = None;
+        if let Some(e) = self.table.as_ref().zip(key).and_then(|(t, k)| t.probe(k)) {
+            if e.cuts(depth, alpha, beta) {
+                self.horizon |= e.horizon;
+                return Some(e.value);
+            }
+            first = e.best;
+        }
+        let outer = core::mem::replace(&mut self.horizon, false);
+        let r = self.moves(g, depth, alpha, beta, ply, first);
+        let below = self.horizon;
+        self.horizon |= outer;
+        let (best, best_move) = r?;
+        if let (Some(t), Some(k)) = (&mut self.table, key) {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best <= alpha {
+                Bound::Upper
+            } else {
+                Bound::Exact
+            };
+            t.store(k, depth, best, bound, best_move, below);
+        }
+        Some(best)
+    }
+
+    /// The moves of `g`: the best value for the player to move and its move.
+    fn moves(
+        &mut self,
+        g: &mut G,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        first: Option<G::Move>,
+    ) -> Option<(i32, Option<G::Move>)> {
         if self.lists.len() <= ply {
             self.lists.resize_with(ply + 1, Vec::new);
         }
         let mut list = core::mem::take(&mut self.lists[ply]);
-        ordered_moves(g, &mut self.scratch, &mut list);
-        let max = g.to_move() == self.root;
+        self.memory
+            .ordered(g, &mut self.scratch, &mut list, ply, first);
+        let player = g.to_move();
+        let max = player == self.root;
         let mut best = if max { -INF } else { INF };
+        let mut best_move = None;
         let mut out = Some(());
         for &(_, m) in &list {
             if !self.budget.step() {
@@ -99,19 +150,22 @@ impl<G: MultiGame, E: MultiEvaluator<G>> Run<'_, G, E> {
                 out = None;
                 break;
             };
+            if best_move.is_none() || (max && v > best) || (!max && v < best) {
+                best = v;
+                best_move = Some(m);
+            }
             if max {
-                best = best.max(v);
                 alpha = alpha.max(v);
             } else {
-                best = best.min(v);
                 beta = beta.min(v);
             }
             if alpha >= beta {
+                self.memory.cut(g, player, m, ply, depth);
                 break;
             }
         }
         self.lists[ply] = list;
-        out.map(|()| best)
+        out.map(|()| (best, best_move))
     }
 }
 
