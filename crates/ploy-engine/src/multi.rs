@@ -289,6 +289,16 @@ impl MultiGame for FreeForAll {
             0
         }
     }
+
+    /// The position's Zobrist hash (the seat to move included), for the searches' table.
+    fn hash(&self) -> Option<u64> {
+        Some(self.pos.hash())
+    }
+
+    /// The move's squares (its turn left out): 81 x 81 indices for the history scores.
+    fn move_index(&self, mv: Move) -> Option<usize> {
+        Some(mv.from().index() * 81 + mv.to().index())
+    }
 }
 
 impl Evaluation {
