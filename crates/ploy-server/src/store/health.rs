@@ -90,7 +90,12 @@ impl Store {
     ///
     /// # Errors
     /// Storage failure other than damage (the database is busy, say).
+    ///
+    /// On PostgreSQL there is no file of this server's to check: nothing is reported.
     pub fn damage(&self, scan: Scan, limit: usize) -> Result<Vec<String>, StoreError> {
+        if self.postgres.is_some() {
+            return Ok(Vec::new());
+        }
         self.with(|conn| {
             let mut lines = Vec::new();
             let pragmas: &[&str] = match scan {
@@ -127,7 +132,15 @@ impl Store {
     /// # Errors
     /// `target` exists (without `force`) or is the database itself; the copy cannot be
     /// written or is damaged; storage failure.
+    ///
+    /// On PostgreSQL: refused, naming `pg_dump` (PostgreSQL's own consistent copy).
     pub fn backup_to(&self, target: &Path, force: bool) -> Result<(), StoreError> {
+        if self.postgres.is_some() {
+            return Err(StoreError::Backup(
+                "the database is on PostgreSQL: copy it with pg_dump (pg_dump --format=custom)"
+                    .to_owned(),
+            ));
+        }
         let fail = |what: String| StoreError::Backup(format!("{}: {what}", target.display()));
         if target.symlink_metadata().is_ok() {
             if !force {
