@@ -155,7 +155,8 @@ enum Command {
     /// Applies the timers due now (reminders and forfeits) once, for use from cron when
     /// the server is not running.
     Timers,
-    /// Runs SQLite's checks of the file (`PRAGMA integrity_check`, `foreign_key_check`),
+    /// Runs SQLite's checks of the file (`PRAGMA integrity_check`, `foreign_key_check`; on
+    /// PostgreSQL, that the append-only triggers and every constraint are in force),
     /// replays every game from its move log and compares it with the cached state; exits 1
     /// naming what is wrong.
     Check,
@@ -465,9 +466,15 @@ fn run(cli: Cli) -> Result<(), String> {
                 .store()
                 .damage(Scan::Full, DAMAGE_LINES)
                 .map_err(|e| format!("cannot check {db}: {e}"))?;
-            if service.store().is_postgres() {
-                // The server keeps its files, and enforces the constraints at every write.
-                println!("postgresql: the schema's constraints hold at every write");
+            let postgres = service.store().is_postgres();
+            if postgres {
+                for line in &damage {
+                    println!("postgresql: {line}");
+                }
+                println!(
+                    "postgresql: triggers and constraints: {}",
+                    if damage.is_empty() { "ok" } else { "damaged" }
+                );
             } else {
                 for line in &damage {
                     println!("sqlite: {line}");
@@ -497,7 +504,11 @@ fn run(cli: Cli) -> Result<(), String> {
             if !damage.is_empty() {
                 Err(damaged(
                     &db,
-                    "PRAGMA integrity_check and foreign_key_check",
+                    if postgres {
+                        "the check of triggers and constraints"
+                    } else {
+                        "PRAGMA integrity_check and foreign_key_check"
+                    },
                     &damage,
                 ))
             } else if let Some(e) = failed {

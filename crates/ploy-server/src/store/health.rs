@@ -91,10 +91,15 @@ impl Store {
     /// # Errors
     /// Storage failure other than damage (the database is busy, say).
     ///
-    /// On PostgreSQL there is no file of this server's to check: nothing is reported.
+    /// On PostgreSQL there is no file of this server's to check: [`Scan::Quick`] reports
+    /// nothing, and [`Scan::Full`] what keeps the schema's rules from holding (a trigger of
+    /// the append-only logs missing or disabled, a constraint not validated).
     pub fn damage(&self, scan: Scan, limit: usize) -> Result<Vec<String>, StoreError> {
-        if self.postgres.is_some() {
-            return Ok(Vec::new());
+        if let Some(pg) = &self.postgres {
+            return match scan {
+                Scan::Quick => Ok(Vec::new()),
+                Scan::Full => pg.rule_problems(limit),
+            };
         }
         self.with(|conn| {
             let mut lines = Vec::new();

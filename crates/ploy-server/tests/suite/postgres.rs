@@ -260,3 +260,62 @@ fn backup_of_a_postgresql_database_names_pg_dump() {
     assert!(text(&out).contains("pg_dump"), "{}", text(&out));
     assert!(!dir.join("copy.db").exists());
 }
+
+#[test]
+fn check_on_postgresql_replays_and_names_a_disabled_trigger() {
+    let Some(c) = cluster("check_on_postgresql_replays_and_names_a_disabled_trigger") else {
+        return;
+    };
+    let db = c.database("check");
+    let address = c.address(&db);
+    let mut child = ployd()
+        .args(["cmd", "--db", &address])
+        .args(crate::common::FAST)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        for line in [
+            "signup alice pw-secret",
+            "signup bob pw-secret",
+            "ploy challenge alice pw-secret bob",
+            "ploy join 101 bob pw-secret",
+            "ploy move 101 alice pw-secret e3-e4",
+        ] {
+            writeln!(stdin, "{line}").unwrap();
+        }
+    }
+    let out = child.wait_with_output().unwrap();
+    let replies = String::from_utf8_lossy(&out.stdout);
+    assert!(!replies.contains("error"), "{replies}");
+    let check = || {
+        let out = ployd().args(["check", "--db", &address]).output().unwrap();
+        (out.status.success(), text(&out))
+    };
+    let (ok, out) = check();
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("postgresql: triggers and constraints: ok"),
+        "{out}"
+    );
+    assert!(out.contains("1 games replayed, 0 problems"), "{out}");
+    assert!(!out.contains("sqlite"), "{out}");
+
+    // An administrator turns the move log's guard off: check names it.
+    c.sql(&db, "ALTER TABLE moves DISABLE TRIGGER moves_no_update");
+    let (ok, out) = check();
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("postgresql: trigger moves_no_update of moves is disabled"),
+        "{out}"
+    );
+    c.sql(&db, "ALTER TABLE moves ENABLE TRIGGER moves_no_update");
+    // A cache that disagrees with the log is found, as on SQLite.
+    c.sql(&db, "UPDATE games SET ply = 0 WHERE id = 101");
+    let (ok, out) = check();
+    assert!(!ok, "{out}");
+    assert!(out.contains("board 101: cache"), "{out}");
+}

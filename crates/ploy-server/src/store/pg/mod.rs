@@ -79,6 +79,61 @@ impl Postgres {
     }
 }
 
+/// The triggers of the schema, by table: the append-only rules.
+const TRIGGERS: &[(&str, &str)] = &[
+    ("moves", "moves_no_update"),
+    ("moves", "moves_no_delete"),
+    ("moves", "moves_no_truncate"),
+    ("endings", "endings_no_update"),
+    ("endings", "endings_no_delete"),
+    ("endings", "endings_no_truncate"),
+    ("invitations", "invitations_no_delete"),
+    ("invitations", "invitations_no_truncate"),
+    ("rating_changes", "rating_changes_no_update"),
+    ("rating_changes", "rating_changes_no_delete"),
+    ("rating_changes", "rating_changes_no_truncate"),
+];
+
+impl Postgres {
+    /// What keeps the schema's rules from holding, at most `limit` lines: a trigger of the
+    /// append-only logs missing or disabled (`ALTER TABLE ... DISABLE TRIGGER`), a
+    /// constraint added without being checked (`NOT VALID`). PostgreSQL checks the rest at
+    /// every write, and keeps its files itself.
+    pub(super) fn rule_problems(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+        let mut c = self.conn()?;
+        let mut out = Vec::new();
+        for (table, name) in TRIGGERS {
+            let row = c.query_opt(
+                "SELECT t.tgenabled::text FROM pg_trigger t
+                 JOIN pg_class c ON c.oid = t.tgrelid
+                 WHERE c.relname = $1 AND t.tgname = $2
+                   AND c.relnamespace = to_regnamespace(current_schema())::oid",
+                &[table, name],
+            )?;
+            match row.map(|r| r.get::<_, String>(0)) {
+                None => out.push(format!("trigger {name} of {table} is missing")),
+                Some(state) if state == "D" => {
+                    out.push(format!("trigger {name} of {table} is disabled"));
+                }
+                Some(_) => {}
+            }
+        }
+        for r in c.query(
+            "SELECT c.relname::text, k.conname::text FROM pg_constraint k
+             JOIN pg_class c ON c.oid = k.conrelid
+             WHERE NOT k.convalidated
+               AND c.relnamespace = to_regnamespace(current_schema())::oid
+             ORDER BY 1, 2",
+            &[],
+        )? {
+            let (table, name): (String, String) = (r.get(0), r.get(1));
+            out.push(format!("constraint {name} of {table} is not validated"));
+        }
+        out.truncate(limit);
+        Ok(out)
+    }
+}
+
 /// Appends an event inside `tx`, numbered after every event committed before.
 fn insert_event(
     tx: &mut postgres::Transaction<'_>,
