@@ -5,6 +5,7 @@ use std::io::{BufRead, Write};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -160,6 +161,17 @@ enum Command {
     /// replays every game from its move log and compares it with the cached state; exits 1
     /// naming what is wrong.
     Check,
+    /// Copies every account, session, game, move, note and queued mail of the SQLite
+    /// database FILE into an empty PostgreSQL database (its password as for --db), in one
+    /// transaction; refused into a database with rows, or while a `ployd serve` uses FILE.
+    Migrate {
+        /// The SQLite database to copy.
+        #[arg(long, value_name = "FILE")]
+        from: PathBuf,
+        /// The PostgreSQL database to fill: postgres://USER@HOST:PORT/NAME.
+        #[arg(long, value_name = "ADDRESS")]
+        to: String,
+    },
     /// Copies the database (`--db`) to FILE consistently, also while a server writes to it
     /// (SQLite's online backup API); FILE is replaced atomically. A PostgreSQL database is
     /// copied with pg_dump instead.
@@ -355,6 +367,17 @@ fn run(cli: Cli) -> Result<(), String> {
                 ));
             }
             let checked = started.elapsed();
+            // Held while the server runs: `ployd migrate` refuses a file in use.
+            let _in_use = match &db {
+                DbAddress::Sqlite(path) => {
+                    let f =
+                        std::fs::File::open(path).map_err(|e| format!("cannot open {db}: {e}"))?;
+                    f.try_lock_shared()
+                        .map_err(|_| format!("{db} is being copied by ployd migrate"))?;
+                    Some(f)
+                }
+                DbAddress::Postgres(_) => None,
+            };
             let mut service = Arc::new(service);
             service
                 .start_bot_workers(bot_threads)
@@ -522,6 +545,27 @@ fn run(cli: Cli) -> Result<(), String> {
                     problems.len()
                 ))
             }
+        }
+        Command::Migrate { from, to } => {
+            let target = match DbAddress::from_str(&to).map_err(|e| format!("--to: {e}"))? {
+                DbAddress::Postgres(pg) => pg,
+                DbAddress::Sqlite(_) => {
+                    return Err(
+                        "--to: ployd migrate copies into PostgreSQL (postgres://...)".to_owned(),
+                    );
+                }
+            };
+            let copied = ploy_server::store::copy_to_postgres(
+                &from,
+                &target,
+                cli.common.db_password_file.as_deref(),
+            )
+            .map_err(|e| format!("cannot copy {} to {target}: {e}", from.display()))?;
+            for (table, rows) in &copied {
+                println!("{table}: {rows} rows");
+            }
+            println!("{} copied to {target}", from.display());
+            Ok(())
         }
         Command::Backup { file, force } => {
             let path = match cli.common.address()? {

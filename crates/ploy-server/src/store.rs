@@ -70,6 +70,7 @@ use schema::migrate;
 
 mod accounts;
 mod address;
+mod copy;
 mod games;
 mod health;
 mod inbox;
@@ -81,6 +82,7 @@ mod rows;
 mod schema;
 
 pub use address::{AddressError, DbAddress, PgAddress};
+pub use copy::{Copied, copy_to_postgres};
 pub use games::GameQuery;
 pub use health::Scan;
 pub use invitations::Join;
@@ -113,6 +115,9 @@ pub enum StoreError {
     /// The database address, or its password, was refused.
     #[error(transparent)]
     Address(#[from] AddressError),
+    /// `ployd migrate` refused, or could not copy.
+    #[error("{0}")]
+    Copy(String),
     /// The operation is one of the other backend's.
     #[error("{0}")]
     Unsupported(&'static str),

@@ -319,3 +319,110 @@ fn check_on_postgresql_replays_and_names_a_disabled_trigger() {
     assert!(!ok, "{out}");
     assert!(out.contains("board 101: cache"), "{out}");
 }
+
+/// `ployd cmd` on `db` (an address or a file) with `lines`; its replies.
+fn commands(db: &str, lines: &[&str]) -> String {
+    let mut child = ployd()
+        .args(["cmd", "--db", db])
+        .args(crate::common::FAST)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        for line in lines {
+            writeln!(stdin, "{line}").unwrap();
+        }
+    }
+    String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned()
+}
+
+#[test]
+fn migrate_copies_a_sqlite_database_into_an_empty_postgresql_one_only() {
+    let Some(c) = cluster("migrate_copies_a_sqlite_database") else {
+        return;
+    };
+    let dir = temp_dir("pg-migrate");
+    let file = dir.join("games.db");
+    let file_arg = format!("sqlite:{}", file.display());
+    let made = commands(
+        &file_arg,
+        &[
+            "signup alice pw-secret",
+            "signup bob pw-secret",
+            "ploy challenge alice pw-secret bob",
+            "ploy join 101 bob pw-secret",
+            "ploy move 101 alice pw-secret e3-e4",
+            "pente challenge bob pw-secret alice",
+            "ploy challenge alice pw-secret bot",
+        ],
+    );
+    assert!(!made.contains("error"), "{made}");
+    let db = c.database("migrate");
+    let address = c.address(&db);
+    let migrate = |to: &str| {
+        let out = ployd()
+            .args(["migrate", "--from"])
+            .arg(&file)
+            .args(["--to", to])
+            .output()
+            .unwrap();
+        (out.status.success(), text(&out))
+    };
+    let (ok, out) = migrate(&address);
+    assert!(ok, "{out}");
+    assert!(out.contains("games: 3 rows"), "{out}");
+
+    // The same games, moves and notes on both, and the next board follows.
+    let show = [
+        "ploy history 101",
+        "ploy games alice all",
+        "inbox bob pw-secret",
+        "pente show 102",
+    ];
+    assert_eq!(commands(&file_arg, &show), commands(&address, &show));
+    let check = ployd().args(["check", "--db", &address]).output().unwrap();
+    assert!(check.status.success(), "{}", text(&check));
+    assert!(text(&check).contains("3 games replayed, 0 problems"));
+    let next = commands(&address, &["ploy challenge bob pw-secret alice"]);
+    assert!(next.contains("104"), "{next}");
+
+    // Not into a database with rows.
+    let (ok, out) = migrate(&address);
+    assert!(!ok);
+    assert!(out.contains("not empty"), "{out}");
+
+    // Not while a server uses the file; nothing is copied then.
+    // (Started here, not with `Server`, which would use a PostgreSQL database of its own
+    // under PLOYD_TEST_BACKEND=postgres.)
+    let mut server = ployd()
+        .args(["serve", "--listen", "127.0.0.1:0", "--db", &file_arg])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::BufRead;
+        let mut first = String::new();
+        std::io::BufReader::new(server.stderr.as_mut().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(first.contains("serving"), "{first}");
+    }
+    let empty = c.database("migrate_busy");
+    let (ok, out) = migrate(&c.address(&empty));
+    assert!(!ok);
+    assert!(out.contains("in use by a running ployd serve"), "{out}");
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let mut client = c.client(&empty);
+    let tables: i64 = client
+        .query_one(
+            "SELECT COUNT(*) FROM information_schema.tables WHERE table_name = 'games'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(tables, 0, "the refused copy touched nothing");
+}

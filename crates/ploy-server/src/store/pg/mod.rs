@@ -66,7 +66,7 @@ impl Postgres {
         Ok(Postgres { pool })
     }
 
-    fn conn(&self) -> Result<Conn, StoreError> {
+    pub(super) fn conn(&self) -> Result<Conn, StoreError> {
         self.pool.get().map_err(|e| StoreError::Pool(e.to_string()))
     }
 
