@@ -1,9 +1,11 @@
 //! `ployd`: the game server's command line.
 
+use std::ffi::OsString;
 use std::io::{BufRead, Write};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -14,9 +16,10 @@ use ploy_server::game::{Budget, Registry};
 use ploy_server::service::{
     Clock, Config, FixedClock, Limits, Rate, Service, SystemClock, format_duration,
 };
-use ploy_server::store::{Scan, Store};
+use ploy_server::store::{DbAddress, Scan, Store};
 
-/// A play-by-mail game server for Ploy: pbmserv-style commands, an HTTP API, SQLite.
+/// A play-by-mail game server for Ploy: pbmserv-style commands, an HTTP API, SQLite or
+/// PostgreSQL.
 #[derive(Parser, Debug)]
 #[command(name = "ployd", version, about, long_about = None, args_override_self = true)]
 struct Cli {
@@ -28,9 +31,19 @@ struct Cli {
 
 #[derive(Args, Debug, Clone)]
 struct Common {
-    /// The database file (created if missing).
-    #[arg(long, global = true, default_value = "./ployd.db", value_name = "PATH")]
-    db: PathBuf,
+    /// The database: a SQLite file (created if missing; `sqlite:FILE` for a file whose name
+    /// reads like an address), or a PostgreSQL database, `postgres://USER@HOST:PORT/NAME`.
+    #[arg(
+        long,
+        global = true,
+        default_value = "./ployd.db",
+        value_name = "ADDRESS"
+    )]
+    db: OsString,
+    /// A file whose first line is the PostgreSQL password (default: libpq's PGPASSWORD,
+    /// then its password file ~/.pgpass). The password is never printed.
+    #[arg(long, global = true, value_name = "FILE")]
+    db_password_file: Option<PathBuf>,
     /// Time per bot move (such as 500ms, 2s); with --bot-nodes or --bot-depth, whichever
     /// comes first.
     #[arg(long, global = true, default_value = "1s", value_parser = parse_time, value_name = "TIME")]
@@ -143,12 +156,25 @@ enum Command {
     /// Applies the timers due now (reminders and forfeits) once, for use from cron when
     /// the server is not running.
     Timers,
-    /// Runs SQLite's checks of the file (`PRAGMA integrity_check`, `foreign_key_check`),
+    /// Runs SQLite's checks of the file (`PRAGMA integrity_check`, `foreign_key_check`; on
+    /// PostgreSQL, that the append-only triggers and every constraint are in force),
     /// replays every game from its move log and compares it with the cached state; exits 1
     /// naming what is wrong.
     Check,
+    /// Copies every account, session, game, move, note and queued mail of the SQLite
+    /// database FILE into an empty PostgreSQL database (its password as for --db), in one
+    /// transaction; refused into a database with rows, or while a `ployd serve` uses FILE.
+    Migrate {
+        /// The SQLite database to copy.
+        #[arg(long, value_name = "FILE")]
+        from: PathBuf,
+        /// The PostgreSQL database to fill: postgres://USER@HOST:PORT/NAME.
+        #[arg(long, value_name = "ADDRESS")]
+        to: String,
+    },
     /// Copies the database (`--db`) to FILE consistently, also while a server writes to it
-    /// (SQLite's online backup API); FILE is replaced atomically.
+    /// (SQLite's online backup API); FILE is replaced atomically. A PostgreSQL database is
+    /// copied with pg_dump instead.
     Backup {
         /// The copy to write.
         #[arg(value_name = "FILE")]
@@ -211,11 +237,8 @@ impl AccountLimits {
 const DAMAGE_LINES: usize = 10;
 
 /// The message for a database that SQLite's checks (`what`) find damaged.
-fn damaged(db: &std::path::Path, what: &str, lines: &[String]) -> String {
-    let mut m = format!(
-        "{} is damaged ({what} reports, at most {DAMAGE_LINES} lines):",
-        db.display()
-    );
+fn damaged(db: &DbAddress, what: &str, lines: &[String]) -> String {
+    let mut m = format!("{db} is damaged ({what} reports, at most {DAMAGE_LINES} lines):");
     for l in lines {
         m.push_str("\n  ");
         m.push_str(l);
@@ -263,18 +286,26 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
+impl Common {
+    /// The address of `--db`.
+    fn address(&self) -> Result<DbAddress, String> {
+        DbAddress::from_os(&self.db).map_err(|e| format!("--db: {e}"))
+    }
+}
+
 fn service(common: &Common) -> Result<Service, String> {
     service_with(common, |_| {})
 }
 
 /// The service, with `adjust` applied to the settings the common flags give.
 fn service_with(common: &Common, adjust: impl FnOnce(&mut Config)) -> Result<Service, String> {
-    let mut store =
-        Store::open(&common.db).map_err(|e| format!("cannot open {}: {e}", common.db.display()))?;
+    let db = common.address()?;
+    let mut store = Store::connect(&db, common.db_password_file.as_deref())
+        .map_err(|e| format!("cannot open {db}: {e}"))?;
     if let Some(pages) = common.max_db_pages {
         store
             .limit_pages(pages)
-            .map_err(|e| format!("cannot limit {}: {e}", common.db.display()))?;
+            .map_err(|e| format!("cannot limit {db}: {e}"))?;
     }
     let clock: Arc<dyn Clock> = match common.now {
         Some(t) => Arc::new(FixedClock::new(t)),
@@ -317,6 +348,7 @@ fn run(cli: Cli) -> Result<(), String> {
             relay,
         } => {
             let relay = relay.relay().map_err(|e| e.to_string())?;
+            let db = cli.common.address()?;
             let service = service_with(&cli.common, |c| {
                 c.bot_games_per_user = bot_games_per_user.max(1);
                 c.max_invitations = max_invitations;
@@ -327,14 +359,25 @@ fn run(cli: Cli) -> Result<(), String> {
             let damage = service
                 .store()
                 .damage(Scan::Quick, DAMAGE_LINES)
-                .map_err(|e| format!("cannot check {}: {e}", cli.common.db.display()))?;
+                .map_err(|e| format!("cannot check {db}: {e}"))?;
             if !damage.is_empty() {
                 return Err(format!(
                     "{}\nrefusing to serve it: see `ployd check`, and restore a backup",
-                    damaged(&cli.common.db, "PRAGMA quick_check", &damage)
+                    damaged(&db, "PRAGMA quick_check", &damage)
                 ));
             }
             let checked = started.elapsed();
+            // Held while the server runs: `ployd migrate` refuses a file in use.
+            let _in_use = match &db {
+                DbAddress::Sqlite(path) => {
+                    let f =
+                        std::fs::File::open(path).map_err(|e| format!("cannot open {db}: {e}"))?;
+                    f.try_lock_shared()
+                        .map_err(|_| format!("{db} is being copied by ployd migrate"))?;
+                    Some(f)
+                }
+                DbAddress::Postgres(_) => None,
+            };
             let mut service = Arc::new(service);
             service
                 .start_bot_workers(bot_threads)
@@ -359,7 +402,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
                 eprintln!(
                     "ployd: serving http://{addr}/ (database {}, checked in {} ms, bot {} per move)",
-                    cli.common.db.display(),
+                    db,
                     checked.as_millis(),
                     time_text(cli.common.bot_time)
                 );
@@ -440,18 +483,30 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Check => {
+            let db = cli.common.address()?;
             let service = service(&cli.common)?;
             let damage = service
                 .store()
                 .damage(Scan::Full, DAMAGE_LINES)
-                .map_err(|e| format!("cannot check {}: {e}", cli.common.db.display()))?;
-            for line in &damage {
-                println!("sqlite: {line}");
+                .map_err(|e| format!("cannot check {db}: {e}"))?;
+            let postgres = service.store().is_postgres();
+            if postgres {
+                for line in &damage {
+                    println!("postgresql: {line}");
+                }
+                println!(
+                    "postgresql: triggers and constraints: {}",
+                    if damage.is_empty() { "ok" } else { "damaged" }
+                );
+            } else {
+                for line in &damage {
+                    println!("sqlite: {line}");
+                }
+                println!(
+                    "sqlite: integrity_check and foreign_key_check: {}",
+                    if damage.is_empty() { "ok" } else { "damaged" }
+                );
             }
-            println!(
-                "sqlite: integrity_check and foreign_key_check: {}",
-                if damage.is_empty() { "ok" } else { "damaged" }
-            );
             // A damaged file may fail the replay as a whole: that is one more problem.
             let (n, problems, failed) = match service.check() {
                 Ok((n, problems)) => (n, problems, None),
@@ -471,8 +526,12 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("{n} games replayed, {} problems", problems.len());
             if !damage.is_empty() {
                 Err(damaged(
-                    &cli.common.db,
-                    "PRAGMA integrity_check and foreign_key_check",
+                    &db,
+                    if postgres {
+                        "the check of triggers and constraints"
+                    } else {
+                        "PRAGMA integrity_check and foreign_key_check"
+                    },
                     &damage,
                 ))
             } else if let Some(e) = failed {
@@ -487,8 +546,38 @@ fn run(cli: Cli) -> Result<(), String> {
                 ))
             }
         }
+        Command::Migrate { from, to } => {
+            let target = match DbAddress::from_str(&to).map_err(|e| format!("--to: {e}"))? {
+                DbAddress::Postgres(pg) => pg,
+                DbAddress::Sqlite(_) => {
+                    return Err(
+                        "--to: ployd migrate copies into PostgreSQL (postgres://...)".to_owned(),
+                    );
+                }
+            };
+            let copied = ploy_server::store::copy_to_postgres(
+                &from,
+                &target,
+                cli.common.db_password_file.as_deref(),
+            )
+            .map_err(|e| format!("cannot copy {} to {target}: {e}", from.display()))?;
+            for (table, rows) in &copied {
+                println!("{table}: {rows} rows");
+            }
+            println!("{} copied to {target}", from.display());
+            Ok(())
+        }
         Command::Backup { file, force } => {
-            let db = &cli.common.db;
+            let path = match cli.common.address()? {
+                DbAddress::Sqlite(path) => path,
+                DbAddress::Postgres(pg) => {
+                    return Err(format!(
+                        "{pg} is a PostgreSQL database: copy it with pg_dump \
+                         (pg_dump --format=custom), not ployd backup"
+                    ));
+                }
+            };
+            let db = &path;
             if !db.exists() {
                 return Err(format!("no database at {}", db.display()));
             }

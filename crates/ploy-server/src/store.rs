@@ -1,12 +1,35 @@
 //! Storage: every SQL statement of the server lives in this module, behind domain-level
-//! methods, so that another backend (PostgreSQL for deployments that outgrow one machine)
-//! can replace it without touching the rest.
+//! methods, so that the rest of the server does not know which database it runs on.
 //!
-//! SQLite through `rusqlite` (bundled), one database file, WAL mode, `synchronous=FULL` (a
-//! commit is on disk before the move is acknowledged), foreign keys on. The schema is
-//! created and upgraded by the numbered [`MIGRATIONS`] compiled into the binary; the
-//! database's `user_version` is the number applied. A database written by a newer binary
-//! (a higher number) is refused.
+//! # Two backends behind one API
+//!
+//! [`Store`] is one type whatever the database; [`Store::connect`] chooses the backend from
+//! the address of `--db` ([`DbAddress`]): a file (or `sqlite:FILE`) is SQLite, embedded,
+//! the default; `postgres://USER@HOST:PORT/NAME` is PostgreSQL, for a site that outgrows
+//! one machine. Every public method dispatches on the backend at its start: SQLite's
+//! statements stay as they were, in this module's files; PostgreSQL's are in `pg/`, one
+//! method of the same name and meaning each. An enum inside [`Store`] rather than a trait
+//! object: the service keeps one concrete type, and a method that one backend lacks does
+//! not compile.
+//!
+//! PostgreSQL is reached through the synchronous `postgres` client with an `r2d2` pool
+//! (`r2d2_postgres`), so the store stays synchronous as the service expects (its calls run
+//! on tokio's blocking pool); both crates build on ployd's `rust-version` (`postgres` 0.19
+//! declares 1.85). The connection is plain TCP or a Unix socket (no TLS: a database on
+//! the same machine or a private network). The password is never part of the address (one
+//! there is refused): it comes from `--db-password-file`, libpq's `PGPASSWORD` or libpq's
+//! password file ([`PgAddress::password`]), and no error or message prints it.
+//!
+//! # The schema
+//!
+//! The same logical schema on both, in numbered migrations compiled into the binary, one
+//! list per backend with the same numbers ([`MIGRATIONS`] for SQLite, kept byte for byte
+//! since existing files have applied them; [`PG_MIGRATIONS`]). They are applied when the
+//! store opens; a database written by a newer binary (a higher number) is refused. SQLite
+//! keeps the number in `user_version`, PostgreSQL in the table `ployd_schema`
+//! ([`Store::schema_version`]).
+//!
+//! # The rules of truth
 //!
 //! The truth of a game is its row in `games` (type, options, rules version, timers), its
 //! `seats`, the append-only `moves` (triggers refuse updates and deletes) and at most one
@@ -14,13 +37,28 @@
 //! status, seat to move, result, ...) are a cache written in the same transaction as the
 //! log; `ployd check` replays every game and compares.
 //!
-//! SQLite's own checks of the file ([`Store::damage`]: `quick_check` when `ployd serve`
-//! starts, `integrity_check` and `foreign_key_check` in `ployd check`) and consistent copies
-//! of a live database ([`Store::backup_to`], `ployd backup`) are in `health.rs`.
+//! Writes ([`Store::write`]) run in one transaction that first checks that the game still
+//! has the number of moves (read from the log itself) and the revision the caller saw; the
+//! caller does all slow work (password hashing, search, replay) before. On SQLite the
+//! transaction is `BEGIN IMMEDIATE` (one writer at a time); on PostgreSQL it locks the
+//! game's row first, so that of two racing moves exactly one is written and the other is
+//! refused as stale (see `pg/mod.rs` for the other locks).
 //!
-//! Writes ([`Store::write`]) run in one `BEGIN IMMEDIATE` transaction that first checks
-//! that the game still has the number of moves (read from the log itself) and the revision
-//! the caller saw; the caller does all slow work (password hashing, search, replay) before.
+//! # SQLite
+//!
+//! SQLite through `rusqlite` (bundled), one database file, WAL mode, `synchronous=FULL` (a
+//! commit is on disk before the move is acknowledged), foreign keys on. SQLite's own checks
+//! of the file ([`Store::damage`]: `quick_check` when `ployd serve` starts,
+//! `integrity_check` and `foreign_key_check` in `ployd check`) and consistent copies of a
+//! live database ([`Store::backup_to`], `ployd backup`) are in `health.rs`; on PostgreSQL
+//! the first finds nothing to check (the server keeps its own files) and the second is
+//! refused in favour of `pg_dump`.
+//!
+//! # Later: several processes on one PostgreSQL database
+//!
+//! Nothing here assumes one process on PostgreSQL except what the service keeps in memory
+//! (the bot queue, the throttles, the event watcher's poll of `events`); the locks above
+//! already hold across processes.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -31,19 +69,25 @@ use rusqlite::Connection;
 use schema::migrate;
 
 mod accounts;
+mod address;
+mod copy;
 mod games;
 mod health;
 mod inbox;
 mod invitations;
 mod mail;
+mod pg;
 mod ratings;
 mod rows;
 mod schema;
 
+pub use address::{AddressError, DbAddress, PgAddress};
+pub use copy::{Copied, copy_to_postgres};
 pub use games::GameQuery;
 pub use health::Scan;
 pub use invitations::Join;
 pub use mail::{Confirmation, MailAddress, NewMail, QueuedMail};
+pub use pg::schema::PG_MIGRATIONS;
 pub use ratings::{
     RatedEnd, RatedOutcome, Rating, RatingChange, RatingRow, TAU as GLICKO2_TAU, rating_period,
 };
@@ -62,6 +106,21 @@ pub enum StoreError {
     /// SQLite refused or failed.
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL refused or failed (its messages hold no password).
+    #[error("database: {}", postgres_message(.0))]
+    Postgres(#[from] postgres::Error),
+    /// No PostgreSQL connection could be had from the pool in time.
+    #[error("database connection: {0}")]
+    Pool(String),
+    /// The database address, or its password, was refused.
+    #[error(transparent)]
+    Address(#[from] AddressError),
+    /// `ployd migrate` refused, or could not copy.
+    #[error("{0}")]
+    Copy(String),
+    /// The operation is one of the other backend's.
+    #[error("{0}")]
+    Unsupported(&'static str),
     /// The database was written by a newer `ployd`.
     #[error("the database has schema version {found}; this ployd knows up to {known}")]
     TooNew {
@@ -83,25 +142,61 @@ impl StoreError {
     /// (`SQLITE_FULL`): the write was rolled back whole.
     #[must_use]
     pub fn is_full(&self) -> bool {
-        matches!(self, StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
-            if e.code == rusqlite::ErrorCode::DiskFull)
+        match self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
+                e.code == rusqlite::ErrorCode::DiskFull
+            }
+            StoreError::Postgres(e) => e.code() == Some(&postgres::error::SqlState::DISK_FULL),
+            _ => false,
+        }
     }
 
     /// Whether the database was busy (another writer held it past the timeout).
     #[must_use]
     pub fn is_busy(&self) -> bool {
-        matches!(self, StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
-            if matches!(e.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked))
+        use postgres::error::SqlState;
+        match self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.code,
+                rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+            ),
+            StoreError::Postgres(e) => e.code().is_some_and(|c| {
+                [
+                    SqlState::T_R_SERIALIZATION_FAILURE,
+                    SqlState::T_R_DEADLOCK_DETECTED,
+                    SqlState::LOCK_NOT_AVAILABLE,
+                    SqlState::TOO_MANY_CONNECTIONS,
+                ]
+                .contains(c)
+            }),
+            StoreError::Pool(_) => true,
+            _ => false,
+        }
     }
 }
 
-/// The database: a pool of connections to one SQLite file.
+/// The database: a pool of connections to one SQLite file, or to one PostgreSQL database.
 #[derive(Debug)]
 pub struct Store {
+    /// The SQLite file (empty on PostgreSQL).
     path: PathBuf,
     idle: Mutex<Vec<Connection>>,
     /// The most pages the file may grow to (`PRAGMA max_page_count`), if limited.
     max_pages: Option<u64>,
+    /// PostgreSQL: when set, every operation goes there and the fields above are unused.
+    postgres: Option<pg::Postgres>,
+}
+
+/// A PostgreSQL error in words: the server's own message, or the client's with its cause.
+fn postgres_message(e: &postgres::Error) -> String {
+    use std::error::Error;
+    if let Some(db) = e.as_db_error() {
+        return format!("{}: {} ({})", db.severity(), db.message(), db.code().code());
+    }
+    match e.source() {
+        Some(cause) => format!("{e}: {cause}"),
+        None => e.to_string(),
+    }
 }
 
 fn to_usize(v: i64) -> Result<usize, StoreError> {
@@ -143,11 +238,52 @@ impl Store {
             path: path.as_ref().to_owned(),
             idle: Mutex::new(Vec::new()),
             max_pages: None,
+            postgres: None,
         };
-        let mut conn = store.connect()?;
+        let mut conn = store.sqlite_connection()?;
         migrate(&mut conn)?;
         store.put(conn);
         Ok(store)
+    }
+
+    /// Opens the database at `address`: a SQLite file as [`Store::open`], or a PostgreSQL
+    /// database, with the password of [`PgAddress::password`] (`password_file` first);
+    /// brings its schema up to date.
+    ///
+    /// # Errors
+    /// The database cannot be reached or refuses the connection; the password file cannot
+    /// be read; the database is not one of this server's or is newer.
+    pub fn connect(address: &DbAddress, password_file: Option<&Path>) -> Result<Store, StoreError> {
+        match address {
+            DbAddress::Sqlite(path) => Store::open(path),
+            DbAddress::Postgres(pg) => {
+                let password = pg.password(password_file)?;
+                Ok(Store {
+                    path: PathBuf::new(),
+                    idle: Mutex::new(Vec::new()),
+                    max_pages: None,
+                    postgres: Some(pg::Postgres::open(pg, password.as_deref())?),
+                })
+            }
+        }
+    }
+
+    /// The number of the last migration applied: [`MIGRATIONS`]`.len()` on SQLite,
+    /// [`PG_MIGRATIONS`]`.len()` on PostgreSQL, once the store is open.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.version();
+        }
+        self.with(|c| Ok(c.query_row("PRAGMA user_version", [], |r| r.get(0))?))
+    }
+
+    /// Whether the database is on PostgreSQL.
+    #[must_use]
+    pub fn is_postgres(&self) -> bool {
+        self.postgres.is_some()
     }
 
     /// Limits the file to `pages` database pages (SQLite's `max_page_count`; `ployd
@@ -157,24 +293,30 @@ impl Store {
     ///
     /// # Errors
     /// A connection cannot be opened with the limit.
+    /// On PostgreSQL: [`StoreError::Unsupported`] (the database server has its own limits).
     pub fn limit_pages(&mut self, pages: u64) -> Result<(), StoreError> {
+        if self.postgres.is_some() {
+            return Err(StoreError::Unsupported(
+                "--max-db-pages limits a SQLite file; a PostgreSQL database has its own limits",
+            ));
+        }
         self.max_pages = Some(pages);
         self.idle
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clear();
-        let conn = self.connect()?;
+        let conn = self.sqlite_connection()?;
         self.put(conn);
         Ok(())
     }
 
-    /// The database file.
+    /// The database file (`None` on PostgreSQL).
     #[must_use]
-    pub fn path(&self) -> &Path {
-        &self.path
+    pub fn path(&self) -> Option<&Path> {
+        self.postgres.is_none().then_some(self.path.as_path())
     }
 
-    fn connect(&self) -> Result<Connection, StoreError> {
+    fn sqlite_connection(&self) -> Result<Connection, StoreError> {
         let conn = Connection::open(&self.path)?;
         conn.busy_timeout(Duration::from_secs(10))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
@@ -197,7 +339,7 @@ impl Store {
             .pop();
         match conn {
             Some(c) => Ok(c),
-            None => self.connect(),
+            None => self.sqlite_connection(),
         }
     }
 

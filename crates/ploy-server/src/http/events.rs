@@ -101,10 +101,13 @@ pub(super) fn start_watcher(
 ) -> mpsc::Sender<()> {
     let (poke_tx, poke_rx) = mpsc::channel::<()>();
     let weak = Arc::downgrade(service);
-    let mut last = service.store().last_event().unwrap_or(0);
     std::thread::Builder::new()
         .name("events".to_owned())
         .spawn(move || {
+            // Read here, not in the caller's async context: a PostgreSQL client blocks.
+            let mut last = weak
+                .upgrade()
+                .map_or(0, |s| s.store().last_event().unwrap_or(0));
             while !matches!(
                 poke_rx.recv_timeout(Duration::from_millis(250)),
                 Err(mpsc::RecvTimeoutError::Disconnected)

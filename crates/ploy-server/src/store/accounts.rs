@@ -10,6 +10,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn create_user(&self, userid: &str, hash: &str, now: i64) -> Result<bool, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.create_user(userid, hash, now);
+        }
         self.with(|c| {
             let n = c.execute(
                 "INSERT INTO users(userid, password_hash, created_at) VALUES (?1, ?2, ?3)
@@ -25,6 +28,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn user(&self, userid: &str) -> Result<Option<(String, String)>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.user(userid);
+        }
         self.with(|c| {
             Ok(c.query_row(
                 "SELECT userid, password_hash FROM users WHERE userid = ?1",
@@ -41,6 +47,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn users(&self, userids: &[String]) -> Result<Vec<Option<String>>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.users(userids);
+        }
         self.with(|c| {
             let mut stmt = c.prepare_cached("SELECT userid FROM users WHERE userid = ?1")?;
             let mut out = Vec::with_capacity(userids.len());
@@ -62,6 +71,9 @@ impl Store {
         now: i64,
         expires: i64,
     ) -> Result<(), StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.create_session(token_hash, userid, now, expires);
+        }
         self.with(|c| {
             c.execute("DELETE FROM sessions WHERE expires_at <= ?1", params![now])?;
             c.execute(
@@ -78,6 +90,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn session_user(&self, token_hash: &str, now: i64) -> Result<Option<String>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.session_user(token_hash, now);
+        }
         self.with(|c| {
             Ok(c.query_row(
                 "SELECT userid FROM sessions WHERE token_hash = ?1 AND expires_at > ?2",
@@ -93,6 +108,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn delete_session(&self, token_hash: &str) -> Result<(), StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.delete_session(token_hash);
+        }
         self.with(|c| {
             c.execute(
                 "DELETE FROM sessions WHERE token_hash = ?1",
@@ -114,6 +132,9 @@ impl Store {
         hash: &str,
         keep: Option<&str>,
     ) -> Result<bool, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.set_password(userid, hash, keep);
+        }
         self.with(|c| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let n = tx.execute(
@@ -137,6 +158,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn delete_sessions_of(&self, userid: &str) -> Result<usize, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.delete_sessions_of(userid);
+        }
         self.with(|c| Ok(c.execute("DELETE FROM sessions WHERE userid = ?1", params![userid])?))
     }
 }

@@ -36,6 +36,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn game_exists(&self, id: i64) -> Result<bool, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.game_exists(id);
+        }
         self.with(|c| {
             Ok(
                 c.query_row("SELECT 1 FROM games WHERE id = ?1", params![id], |_| Ok(()))
@@ -50,6 +53,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn game_kind(&self, id: i64) -> Result<Option<String>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.game_kind(id);
+        }
         self.with(|c| {
             Ok(
                 c.query_row("SELECT game FROM games WHERE id = ?1", params![id], |r| {
@@ -66,6 +72,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn create_game(&self, new: &NewGame, now: i64) -> Result<i64, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.create_game(new, now);
+        }
         self.with(|c| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             tx.execute(
@@ -117,6 +126,9 @@ impl Store {
     /// # Errors
     /// Storage failure or a corrupt row.
     pub fn load_game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.load_game(id);
+        }
         self.with(|c| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Deferred)?;
             let row = read_game(&tx, id)?;
@@ -133,6 +145,9 @@ impl Store {
     /// [`WriteError::Stale`] or [`WriteError::Changed`] when the game moved on (nothing is
     /// written), [`WriteError::Missing`], or a storage failure.
     pub fn write(&self, w: &Write) -> Result<i64, WriteError> {
+        if let Some(pg) = &self.postgres {
+            return pg.write(w);
+        }
         self.with(|c| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let revision: Option<i64> = tx
@@ -258,6 +273,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn find_games(&self, query: &GameQuery<'_>) -> Result<Vec<Summary>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.find_games(query);
+        }
         let GameQuery {
             userid,
             active_only,
@@ -342,6 +360,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn game_ids(&self) -> Result<Vec<i64>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.game_ids();
+        }
         self.with(|c| {
             let mut stmt = c.prepare("SELECT id FROM games ORDER BY id")?;
             let ids = stmt.query_map([], |r| r.get(0))?;
@@ -354,6 +375,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn games_waiting_for(&self, userid: &str) -> Result<Vec<i64>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.games_waiting_for(userid);
+        }
         self.with(|c| {
             let mut stmt = c.prepare(
                 "SELECT g.id FROM games g JOIN seats s
@@ -371,6 +395,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn games_due(&self, now: i64, lapse: i64) -> Result<Vec<i64>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.games_due(now, lapse);
+        }
         self.with(|c| {
             let mut stmt = c.prepare(
                 "SELECT id FROM games WHERE (status = 'active' AND (
@@ -390,6 +417,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn move_count(&self) -> Result<usize, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.move_count();
+        }
         self.with(|c| to_usize(c.query_row("SELECT COUNT(*) FROM moves", [], |r| r.get(0))?))
     }
 
@@ -398,6 +428,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn cache(&self, id: i64) -> Result<Option<Cache>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.cache(id);
+        }
         self.with(|c| {
             let row = c
                 .query_row(

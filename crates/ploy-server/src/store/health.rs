@@ -90,7 +90,17 @@ impl Store {
     ///
     /// # Errors
     /// Storage failure other than damage (the database is busy, say).
+    ///
+    /// On PostgreSQL there is no file of this server's to check: [`Scan::Quick`] reports
+    /// nothing, and [`Scan::Full`] what keeps the schema's rules from holding (a trigger of
+    /// the append-only logs missing or disabled, a constraint not validated).
     pub fn damage(&self, scan: Scan, limit: usize) -> Result<Vec<String>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return match scan {
+                Scan::Quick => Ok(Vec::new()),
+                Scan::Full => pg.rule_problems(limit),
+            };
+        }
         self.with(|conn| {
             let mut lines = Vec::new();
             let pragmas: &[&str] = match scan {
@@ -127,7 +137,15 @@ impl Store {
     /// # Errors
     /// `target` exists (without `force`) or is the database itself; the copy cannot be
     /// written or is damaged; storage failure.
+    ///
+    /// On PostgreSQL: refused, naming `pg_dump` (PostgreSQL's own consistent copy).
     pub fn backup_to(&self, target: &Path, force: bool) -> Result<(), StoreError> {
+        if self.postgres.is_some() {
+            return Err(StoreError::Backup(
+                "the database is on PostgreSQL: copy it with pg_dump (pg_dump --format=custom)"
+                    .to_owned(),
+            ));
+        }
         let fail = |what: String| StoreError::Backup(format!("{}: {what}", target.display()));
         if target.symlink_metadata().is_ok() {
             if !force {

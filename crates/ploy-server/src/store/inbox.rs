@@ -11,6 +11,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn inbox(&self, userid: &str, after: i64) -> Result<Vec<NoteRow>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.inbox(userid, after);
+        }
         self.with(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT id, userid, game_id, at, subject, body FROM outbox
@@ -37,6 +40,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn events_after(&self, after: i64, limit: usize) -> Result<Vec<Event>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.events_after(after, limit);
+        }
         self.with(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT seq, game_id, ply, kind FROM events WHERE seq > ?1 ORDER BY seq LIMIT ?2",
@@ -63,6 +69,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn last_event(&self) -> Result<i64, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.last_event();
+        }
         self.with(
             |c| Ok(c.query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))?),
         )

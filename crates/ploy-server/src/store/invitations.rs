@@ -34,6 +34,9 @@ impl Store {
     /// [`WriteError::Changed`] when the game changed since it was read, or he is not
     /// waiting to join (nothing is written); [`WriteError::Missing`]; a storage failure.
     pub fn join(&self, join: &Join) -> Result<i64, WriteError> {
+        if let Some(pg) = &self.postgres {
+            return pg.join(join);
+        }
         self.with(|c| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let revision: Option<i64> = tx
@@ -94,6 +97,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn open_invitations(&self, challenger: &str) -> Result<usize, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.open_invitations(challenger);
+        }
         self.with(|c| {
             let n: i64 = c.query_row(
                 "SELECT COUNT(*) FROM games WHERE challenger = ?1 AND status = 'invited'",

@@ -78,6 +78,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn mail_address(&self, userid: &str) -> Result<Option<MailAddress>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.mail_address(userid);
+        }
         self.with(|c| {
             Ok(c.query_row(
                 "SELECT address, confirmed_at FROM mail_addresses WHERE userid = ?1",
@@ -110,6 +113,9 @@ impl Store {
         mail: &NewMail,
         now: i64,
     ) -> Result<bool, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.set_mail_address(userid, address, code_hash, expires, tries, mail, now);
+        }
         self.with(|c| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let known: Option<String> = tx
@@ -147,6 +153,9 @@ impl Store {
     /// # Errors
     /// Storage failure (nothing changed).
     pub fn remove_mail_address(&self, userid: &str) -> Result<bool, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.remove_mail_address(userid);
+        }
         self.with(|c| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let n = tx.execute(
@@ -173,6 +182,9 @@ impl Store {
         code_hash: &str,
         now: i64,
     ) -> Result<Confirmation, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.confirm_mail_address(userid, code_hash, now);
+        }
         self.with(|c| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             type Row = (Option<i64>, Option<String>, Option<i64>, i64);
@@ -221,6 +233,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn mail_queue(&self, all: bool) -> Result<Vec<QueuedMail>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.mail_queue(all);
+        }
         self.with(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT id, userid, recipient, subject, body, thread, queued_at, attempts,
@@ -240,6 +255,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn users_of_address(&self, address: &str) -> Result<Vec<String>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.users_of_address(address);
+        }
         self.with(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT userid FROM mail_addresses
@@ -257,6 +275,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn next_mail(&self, now: i64) -> Result<Option<QueuedMail>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.next_mail(now);
+        }
         self.with(|c| {
             let first = c
                 .query_row(
@@ -278,6 +299,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn thread_start(&self, id: i64) -> Result<i64, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.thread_start(id);
+        }
         self.with(|c| {
             Ok(c.query_row(
                 "SELECT COALESCE(
@@ -298,6 +322,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn mail_sent(&self, id: i64, now: i64) -> Result<(), StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.mail_sent(id, now);
+        }
         self.with(|c| {
             c.execute(
                 "UPDATE mail_queue SET sent_at = ?2, attempts = attempts + 1 WHERE id = ?1",
@@ -319,6 +346,9 @@ impl Store {
         error: &str,
         retry_at: Option<i64>,
     ) -> Result<(), StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.mail_failed(id, now, error, retry_at);
+        }
         self.with(|c| {
             c.execute(
                 "UPDATE mail_queue SET attempts = attempts + 1, last_error = ?3,
@@ -336,6 +366,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn queue_mail(&self, mail: &NewMail, now: i64) -> Result<(), StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.queue_mail(mail, now);
+        }
         self.with(|c| {
             let tx = c.transaction()?;
             insert_mail(&tx, mail, now)?;

@@ -262,6 +262,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn user_public(&self, userid: &str) -> Result<Option<(String, i64)>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.user_public(userid);
+        }
         self.with(|c| {
             Ok(c.query_row(
                 "SELECT userid, created_at FROM users WHERE userid = ?1",
@@ -277,6 +280,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn ratings_of(&self, userid: &str) -> Result<Vec<RatingRow>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.ratings_of(userid);
+        }
         self.with(|c| {
             let mut stmt = c.prepare_cached(&format!(
                 "SELECT {RATING_COLUMNS} FROM ratings WHERE userid = ?1 ORDER BY game, size"
@@ -298,6 +304,9 @@ impl Store {
         limit: usize,
         offset: usize,
     ) -> Result<Vec<RatingRow>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.leaderboard(game, size, limit, offset);
+        }
         self.with(|c| {
             let mut stmt = c.prepare_cached(&format!(
                 "SELECT {RATING_COLUMNS} FROM ratings WHERE game = ?1 AND size = ?2
@@ -316,6 +325,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn all_ratings(&self) -> Result<Vec<RatingRow>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.all_ratings();
+        }
         self.with(|c| {
             let mut stmt = c.prepare(&format!(
                 "SELECT {RATING_COLUMNS} FROM ratings ORDER BY userid, game, size"
@@ -330,6 +342,9 @@ impl Store {
     /// # Errors
     /// Storage failure.
     pub fn rating_changes(&self) -> Result<Vec<RatingChange>, StoreError> {
+        if let Some(pg) = &self.postgres {
+            return pg.rating_changes();
+        }
         self.with(|c| {
             let mut stmt = c.prepare(
                 "SELECT game_id, seat, userid, score, before_rating, before_deviation,

@@ -5,7 +5,6 @@
 use std::path::Path;
 
 use ploy_server::auth::{HashParams, hash_password};
-use ploy_server::store::Store;
 use serde_json::{Value, json};
 
 use crate::common::{Cmd, Response, Server, get, login, post, request, signup, temp_dir};
@@ -13,7 +12,7 @@ use crate::common::{Cmd, Response, Server, get, login, post, request, signup, te
 /// Adds an account the way an older `ployd` stored it (a password or userid that today's
 /// rules would refuse for a new account).
 fn old_account(db: &Path, userid: &str, password: &str) {
-    let store = Store::open(db).expect("the database opens");
+    let store = crate::common::open_store(db);
     let params = HashParams {
         memory_kib: 256,
         iterations: 1,

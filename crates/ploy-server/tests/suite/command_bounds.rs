@@ -69,7 +69,7 @@ fn once_the_replies_reach_1_mib_the_remaining_lines_do_not_run() {
     let mut child = ployd()
         .arg("cmd")
         .arg("--db")
-        .arg(&db)
+        .arg(crate::common::db_arg(&db))
         .args(FAST)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())

@@ -176,7 +176,12 @@ fn whole_games_through_the_command_language() {
     let (moves, status) = history(&mut cmd, 101);
     assert_eq!(moves.len(), g.moves().len());
     assert!(status.starts_with("Game over"));
-    let check = ployd().arg("check").arg("--db").arg(&db).output().unwrap();
+    let check = ployd()
+        .arg("check")
+        .arg("--db")
+        .arg(crate::common::db_arg(&db))
+        .output()
+        .unwrap();
     assert!(
         check.status.success(),
         "{}",
@@ -186,18 +191,20 @@ fn whole_games_through_the_command_language() {
 
     // A game stored under other rules is refused, not replayed under these.
     {
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        conn.execute("UPDATE games SET rules_version = 99 WHERE id = 104", [])
-            .unwrap();
-        conn.execute("UPDATE games SET ply = 0 WHERE id = 102", [])
-            .unwrap();
+        crate::common::sql(&db, "UPDATE games SET rules_version = 99 WHERE id = 104").unwrap();
+        crate::common::sql(&db, "UPDATE games SET ply = 0 WHERE id = 102").unwrap();
     }
     assert!(
         cmd.first("ploy show 104")
             .starts_with("error 409: board 104 was played under ploy rules version 99"),
     );
     // A cache that disagrees with the log is found.
-    let check = ployd().arg("check").arg("--db").arg(&db).output().unwrap();
+    let check = ployd()
+        .arg("check")
+        .arg("--db")
+        .arg(crate::common::db_arg(&db))
+        .output()
+        .unwrap();
     let out = String::from_utf8_lossy(&check.stdout);
     assert!(!check.status.success());
     assert!(out.contains("board 102: cache"), "{out}");
@@ -206,7 +213,7 @@ fn whole_games_through_the_command_language() {
     // Notifications for bob.
     let inbox = ployd()
         .args(["inbox", "bob", "--db"])
-        .arg(&db)
+        .arg(crate::common::db_arg(&db))
         .output()
         .unwrap();
     let inbox = String::from_utf8_lossy(&inbox.stdout);
@@ -361,7 +368,7 @@ fn deadlines_remind_and_forfeit() {
     let sweep = |t: i64| {
         let out = ployd()
             .args(["timers", "--db"])
-            .arg(&db)
+            .arg(crate::common::db_arg(&db))
             .args(["--now", &at(t)])
             .args(FAST)
             .output()
@@ -372,7 +379,7 @@ fn deadlines_remind_and_forfeit() {
     let inbox = |user: &str| {
         let out = ployd()
             .args(["inbox", user, "--db"])
-            .arg(&db)
+            .arg(crate::common::db_arg(&db))
             .output()
             .unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()

@@ -352,7 +352,7 @@ fn limits_of_nothing_are_refused_at_start() {
     ] {
         let out = crate::common::ployd()
             .args(["serve", "--listen", "127.0.0.1:0", flag, value, "--db"])
-            .arg(dir.join("db"))
+            .arg(crate::common::db_arg(&dir.join("db")))
             .output()
             .unwrap();
         assert!(!out.status.success(), "{flag} {value}");

@@ -189,7 +189,7 @@ fn acknowledged_moves_survive_sigkill() {
     let check = crate::common::ployd()
         .arg("check")
         .arg("--db")
-        .arg(&server.db)
+        .arg(crate::common::db_arg(&server.db))
         .output()
         .unwrap();
     let out = String::from_utf8_lossy(&check.stdout);

@@ -49,7 +49,7 @@ fn first_line(extra: &[&str]) -> String {
     let mut child = ployd()
         .arg("serve")
         .arg("--db")
-        .arg(dir.join("db"))
+        .arg(crate::common::db_arg(&dir.join("db")))
         .args(["--listen", "127.0.0.1:0"])
         .args(FAST)
         .args(UNTHROTTLED)

@@ -574,7 +574,7 @@ fn pente_and_pyloff_through_the_command_language() {
     let check = crate::common::ployd()
         .arg("check")
         .arg("--db")
-        .arg(&db)
+        .arg(crate::common::db_arg(&db))
         .output()
         .unwrap();
     assert!(

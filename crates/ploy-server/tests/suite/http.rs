@@ -521,12 +521,10 @@ fn sixteen_clients_racing_for_one_move_number_give_one_success() {
     let state = get(addr, &format!("/api/games/{id}")).json();
     assert_eq!(moves_of(&state).len(), 1);
     drop(server);
-    let conn = rusqlite::Connection::open(dir.join("db")).unwrap();
-    let rows: i64 = conn
-        .query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [id], |r| {
-            r.get(0)
-        })
-        .unwrap();
+    let rows = crate::common::sql_i64(
+        &dir.join("db"),
+        &format!("SELECT COUNT(*) FROM moves WHERE game_id = {id}"),
+    );
     assert_eq!(rows, 1);
 }
 

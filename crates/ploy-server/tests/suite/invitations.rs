@@ -251,7 +251,7 @@ fn declined_and_cancelled_invitations_end_the_game_with_no_winner() {
     let out = ployd()
         .arg("check")
         .arg("--db")
-        .arg(dir.join("db"))
+        .arg(crate::common::db_arg(&dir.join("db")))
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
@@ -345,7 +345,7 @@ fn invitations_lapse_after_seven_days_and_deadlines_count_from_the_start() {
     drop(cmd);
     let out = ployd()
         .args(["timers", "--db"])
-        .arg(&db)
+        .arg(crate::common::db_arg(&db))
         .args(["--now", &at(t0 + 14 * day)])
         .args(FAST)
         .output()
@@ -361,7 +361,12 @@ fn invitations_lapse_after_seven_days_and_deadlines_count_from_the_start() {
     );
     drop(cmd);
     // `ployd check` replays lapsed games, and games whose clock started late.
-    let out = ployd().arg("check").arg("--db").arg(&db).output().unwrap();
+    let out = ployd()
+        .arg("check")
+        .arg("--db")
+        .arg(crate::common::db_arg(&db))
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("3 games replayed, 0 problems"), "{text}");
@@ -464,7 +469,7 @@ fn lists_the_inbox_and_the_command_language_show_invitations() {
     // `ployd inbox` names the invitation first.
     let out = ployd()
         .args(["inbox", "bob", "--db"])
-        .arg(&server.db)
+        .arg(crate::common::db_arg(&server.db))
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
@@ -564,6 +569,9 @@ fn lists_the_inbox_and_the_command_language_show_invitations() {
 
 #[test]
 fn a_database_from_before_invitations_opens_and_its_games_go_on() {
+    if !crate::common::sqlite_only("a_database_from_before_invitations_opens") {
+        return;
+    }
     let dir = temp_dir("inv-migrate");
     let db = dir.join("db");
     // Accounts made by this server, then the file is rebuilt with the first schema only
@@ -607,7 +615,12 @@ fn a_database_from_before_invitations_opens_and_its_games_go_on() {
     let s = challenge(addr, "ploy", json!([]), json!(["alice", "carol"]));
     assert_eq!(s["status"], "invited");
     drop(server);
-    let out = ployd().arg("check").arg("--db").arg(&db).output().unwrap();
+    let out = ployd()
+        .arg("check")
+        .arg("--db")
+        .arg(crate::common::db_arg(&db))
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("2 games replayed, 0 problems"), "{text}");

@@ -96,7 +96,7 @@ fn a_free_for_all_left_to_three_bots_is_abandoned() {
     // `ployd check` replays the withdrawal with the moves.
     let out = ployd()
         .args(["check", "--db"])
-        .arg(&db)
+        .arg(crate::common::db_arg(&db))
         .args(FAST)
         .output()
         .unwrap();

@@ -149,10 +149,7 @@ fn run(server: &Server, clients: usize, games: usize, moves: usize, auth: Auth) 
             total += log.len();
         }
     }
-    let db = rusqlite::Connection::open(&server.db).unwrap();
-    let rows: i64 = db
-        .query_row("SELECT COUNT(*) FROM moves", [], |r| r.get(0))
-        .unwrap();
+    let rows = crate::common::sql_i64(&server.db, "SELECT COUNT(*) FROM moves");
     assert_eq!(rows as usize, total, "rows in the move log");
     Stats {
         moves: total,
@@ -170,7 +167,7 @@ fn eight_clients_play_200_games_without_losing_or_doubling_a_move() {
     let check = crate::common::ployd()
         .arg("check")
         .arg("--db")
-        .arg(&server.db)
+        .arg(crate::common::db_arg(&server.db))
         .output()
         .unwrap();
     assert!(

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use ploy_server::store::{QueuedMail, Store};
+use ploy_server::store::QueuedMail;
 use serde_json::json;
 
 use crate::common::{Cmd, Server, post, temp_dir};
@@ -12,12 +12,11 @@ use crate::common::{Cmd, Server, post, temp_dir};
 const T0: i64 = 1_800_000_000;
 
 fn queue(db: &Path) -> Vec<QueuedMail> {
-    Store::open(db).unwrap().mail_queue(true).unwrap()
+    crate::common::open_store(db).mail_queue(true).unwrap()
 }
 
 fn address(db: &Path, user: &str) -> Option<(String, bool)> {
-    Store::open(db)
-        .unwrap()
+    crate::common::open_store(db)
         .mail_address(user)
         .unwrap()
         .map(|a| (a.address, a.confirmed_at.is_some()))
@@ -220,7 +219,12 @@ fn signup_over_http_takes_an_email_and_a_bad_one_makes_no_account() {
         &json!({"userid": "erin", "password": "erin-pw-1", "email": 7}),
     );
     assert_eq!(r.status, 400, "{}", r.text());
-    assert!(Store::open(&db).unwrap().user("erin").unwrap().is_none());
+    assert!(
+        crate::common::open_store(&db)
+            .user("erin")
+            .unwrap()
+            .is_none()
+    );
     assert!(queue(&db).is_empty());
 
     let r = post(

@@ -6,8 +6,6 @@ use std::io::Write;
 use std::path::Path;
 use std::process::Stdio;
 
-use ploy_server::store::Store;
-
 use crate::common::{Cmd, FAST, ployd, temp_dir};
 use crate::mail_out::{FROM, T0, check_common, code_in, send};
 use crate::mail_relay::{Delivered, Relay};
@@ -19,7 +17,7 @@ fn mail_in(db: &Path, now: i64, raw: &[u8]) -> (i32, String) {
     let mut child = ployd()
         .arg("mail")
         .arg("--db")
-        .arg(db)
+        .arg(crate::common::db_arg(db))
         .args(FAST)
         .args(["--now", &now.to_string()])
         .stdin(Stdio::piped())
@@ -187,7 +185,7 @@ fn a_whole_pente_game_by_mail_with_the_relay_down_in_the_middle() {
         Some("sent 0, refused 0")
     );
 
-    let store = Store::open(&db).unwrap();
+    let store = crate::common::open_store(&db);
     let all = store.mail_queue(true).unwrap();
     assert!(all.iter().all(|m| m.sent_at.is_some()), "nothing waits");
     let got = relay.messages();
@@ -240,7 +238,7 @@ fn a_whole_pente_game_by_mail_with_the_relay_down_in_the_middle() {
 /// What bad mail must leave alone: board 101's moves, the inboxes, and the mail queue
 /// except for replies.
 fn snapshot(db: &Path) -> (Vec<String>, usize, usize, usize) {
-    let store = Store::open(db).unwrap();
+    let store = crate::common::open_store(db);
     let moves = store
         .load_game(101)
         .unwrap()
@@ -261,8 +259,7 @@ fn snapshot(db: &Path) -> (Vec<String>, usize, usize, usize) {
 }
 
 fn replies(db: &Path) -> Vec<ploy_server::store::QueuedMail> {
-    Store::open(db)
-        .unwrap()
+    crate::common::open_store(db)
         .mail_queue(true)
         .unwrap()
         .into_iter()

@@ -5,8 +5,6 @@
 use std::path::Path;
 use std::process::Output;
 
-use ploy_server::store::Store;
-
 use crate::common::{Cmd, FAST, ployd, temp_dir};
 use crate::mail_relay::{Delivered, Relay};
 
@@ -20,7 +18,7 @@ pub fn outbox(db: &Path, now: i64, args: &[&str]) -> Output {
     ployd()
         .arg("outbox")
         .arg("--db")
-        .arg(db)
+        .arg(crate::common::db_arg(db))
         .args(FAST)
         .args(["--now", &now.to_string()])
         .args(args)
@@ -155,7 +153,7 @@ fn boards_go_out_by_mail_in_one_thread_per_board_and_a_relay_down_loses_nothing(
         out.lines().next().unwrap(),
         "sent 0, refused 0; the relay failed: the rest waits for a later try"
     );
-    let waiting = Store::open(&db).unwrap().mail_queue(false).unwrap();
+    let waiting = crate::common::open_store(&db).mail_queue(false).unwrap();
     assert_eq!(waiting.len(), 5, "{waiting:?}");
     assert_eq!(waiting[0].attempts, 1);
     assert!(waiting[0].last_error.is_some());
@@ -182,7 +180,7 @@ fn boards_go_out_by_mail_in_one_thread_per_board_and_a_relay_down_loses_nothing(
     assert_eq!(send(&db, &relay, T0 + 60), "sent 5, refused 0\n");
     assert_eq!(send(&db, &relay, T0 + 120), "sent 0, refused 0\n");
 
-    let store = Store::open(&db).unwrap();
+    let store = crate::common::open_store(&db);
     let all = store.mail_queue(true).unwrap();
     assert!(all.iter().all(|m| m.sent_at.is_some()), "{all:?}");
     let delivered = relay.messages();
@@ -296,7 +294,7 @@ fn serve_with_smtp_drains_the_queue_and_retries_after_the_relay_comes_back() {
     assert!(reply.starts_with("ok a code for dora"), "{reply}");
     // The try fails while the relay is down; the mail waits in the queue.
     let start = std::time::Instant::now();
-    while Store::open(&db).unwrap().mail_queue(false).unwrap()[0].attempts == 0 {
+    while crate::common::open_store(&db).mail_queue(false).unwrap()[0].attempts == 0 {
         assert!(start.elapsed().as_secs() < 15, "no try");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
@@ -304,8 +302,7 @@ fn serve_with_smtp_drains_the_queue_and_retries_after_the_relay_comes_back() {
     let got = wait_for(&relay, 2);
     assert_ne!(code_in(&got[0]), code_in(&got[1]), "a new code");
     assert!(
-        Store::open(&db)
-            .unwrap()
+        crate::common::open_store(&db)
             .mail_queue(true)
             .unwrap()
             .iter()
@@ -397,7 +394,7 @@ fn starttls_with_a_certificate_trusted_by_smtp_ca_and_a_password_from_a_file() {
             "{extra:?}: {out}"
         );
     }
-    let waiting = Store::open(&db).unwrap().mail_queue(false).unwrap();
+    let waiting = crate::common::open_store(&db).mail_queue(false).unwrap();
     assert_eq!(waiting.len(), 1, "the mail still waits");
     assert_eq!(waiting[0].attempts, 3);
     assert!(relay.messages().is_empty());

@@ -26,6 +26,7 @@ mod mail_in;
 mod mail_out;
 mod mail_relay;
 mod page;
+mod postgres;
 mod ratings;
 mod records;
 mod rematch;

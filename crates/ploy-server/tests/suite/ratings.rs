@@ -190,7 +190,7 @@ fn assert_rating(addr: SocketAddr, user: &str, game: &str, size: u64, want: R, g
 fn check(db: &Path) -> (Option<i32>, String) {
     let out = ployd()
         .args(["check", "--db"])
-        .arg(db)
+        .arg(crate::common::db_arg(db))
         .args(FAST)
         .output()
         .unwrap();
@@ -402,12 +402,9 @@ fn rated_games_change_both_ratings_as_glicko2_says_and_others_change_nothing() {
     let db = dir.join("db");
     let (code, out) = check(&db);
     assert_eq!(code, Some(0), "{out}");
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.busy_timeout(std::time::Duration::from_secs(5))
-        .unwrap();
-    conn.execute(
+    crate::common::sql(
+        &db,
         "UPDATE ratings SET rating = rating + 1 WHERE userid = 'bob' AND game = 'pente'",
-        [],
     )
     .unwrap();
     let (code, out) = check(&db);
@@ -417,11 +414,8 @@ fn rated_games_change_both_ratings_as_glicko2_says_and_others_change_nothing() {
         "{out}"
     );
     // The log of changes is append-only.
-    assert!(conn.execute("DELETE FROM rating_changes", []).is_err());
-    assert!(
-        conn.execute("UPDATE rating_changes SET score = 1", [])
-            .is_err()
-    );
+    assert!(crate::common::sql(&db, "DELETE FROM rating_changes").is_err());
+    assert!(crate::common::sql(&db, "UPDATE rating_changes SET score = 1").is_err());
 }
 
 #[test]
@@ -456,7 +450,7 @@ fn a_rated_game_lost_on_time_is_rated_and_the_command_shows_the_leaderboard() {
     // Two days on, ann has run out of time: ben wins, both ratings change.
     let out = ployd()
         .args(["timers", "--db"])
-        .arg(&db)
+        .arg(crate::common::db_arg(&db))
         .args(["--now", &(t0 + 2 * 86_400).to_string()])
         .args(FAST)
         .output()

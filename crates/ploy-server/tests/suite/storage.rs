@@ -120,6 +120,9 @@ fn serve_to_exit(db: &Path) -> (Option<i32>, String) {
 
 #[test]
 fn a_damaged_page_is_named_by_check_and_refused_by_serve() {
+    if !crate::common::sqlite_only("a_damaged_page_is_named_by_check_and_refused_by_serve") {
+        return;
+    }
     let dir = temp_dir("storage-damage");
     let db = dir.join("games.db");
     make_db(&db);
@@ -160,6 +163,9 @@ fn a_damaged_page_is_named_by_check_and_refused_by_serve() {
 
 #[test]
 fn backup_copies_a_live_database_and_replaces_only_with_force() {
+    if !crate::common::sqlite_only("backup_copies_a_live_database_and_replaces_only_with_force") {
+        return;
+    }
     let dir = temp_dir("storage-backup");
     let db = dir.join("live.db");
     let copy = dir.join("copy.db");

@@ -40,6 +40,9 @@ fn check(db: &std::path::Path) -> (bool, String) {
 
 #[test]
 fn a_full_disk_answers_507_and_leaves_nothing_half_written() {
+    if !crate::common::sqlite_only("a_full_disk_answers_507_and_leaves_nothing_half_written") {
+        return;
+    }
     let dir = temp_dir("storage-full");
     let db = dir.join("ployd.db");
     // A database with its schema, then a server that may grow it by a few pages only.

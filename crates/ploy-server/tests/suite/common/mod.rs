@@ -1,7 +1,19 @@
-//! Test support: a real `ployd` process on a loopback port with a real database file, a
-//! small HTTP/1.1 client over `TcpStream` (raw bytes, so malformed requests can be sent
-//! too), and a move chooser for Ploy games.
+//! Test support: a real `ployd` process on a loopback port with a real database, a small
+//! HTTP/1.1 client over `TcpStream` (raw bytes, so malformed requests can be sent too), and
+//! a move chooser for Ploy games.
+//!
+//! The database is a SQLite file, or with `PLOYD_TEST_BACKEND=postgres` a database of a
+//! throwaway PostgreSQL cluster ([`pg`]): tests name their database by a file path as
+//! always, and pass it on through [`db_arg`] (to `--db`) or [`open_store`].
 #![allow(dead_code)]
+
+pub mod pg;
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::sync::{Mutex, OnceLock};
+
+use ploy_server::store::{DbAddress, Store};
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -35,6 +47,99 @@ pub const UNTHROTTLED: &[&str] = &[
     "off",
 ];
 
+/// Whether the suite runs on PostgreSQL (`PLOYD_TEST_BACKEND=postgres` and PostgreSQL
+/// installed; without it, a notice, or a failure under `CI=true`).
+pub fn on_postgres() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| {
+        std::env::var("PLOYD_TEST_BACKEND").as_deref() == Ok("postgres")
+            && pg::cluster("PLOYD_TEST_BACKEND=postgres").is_some()
+    })
+}
+
+/// The `--db` argument for the database that `path` names: the file itself on SQLite; on
+/// PostgreSQL ([`on_postgres`]) the address of a fresh database of the shared cluster,
+/// created on the first use of `path` and the same for it afterwards.
+pub fn db_arg(path: &Path) -> OsString {
+    if !on_postgres() {
+        return path.as_os_str().to_owned();
+    }
+    static NAMES: OnceLock<Mutex<HashMap<PathBuf, String>>> = OnceLock::new();
+    let cluster = pg::cluster("db_arg").expect("on_postgres has started it");
+    let mut names = NAMES
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let db = names.entry(path.to_owned()).or_insert_with(|| {
+        let name = path
+            .parent()
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        cluster.database(&name)
+    });
+    OsString::from(cluster.address(db))
+}
+
+/// The PostgreSQL database that `path` names (`None` on SQLite).
+fn pg_database(path: &Path) -> Option<String> {
+    let arg = db_arg(path);
+    let arg = arg.to_str()?;
+    arg.starts_with("postgres://")
+        .then(|| arg.rsplit('/').next().unwrap_or_default().to_owned())
+}
+
+/// Runs `sql` (one statement, in words both databases read) on the database `path` names,
+/// outside the server, as an administrator would: the rows changed, or the refusal.
+pub fn sql(path: &Path, sql: &str) -> Result<u64, String> {
+    match pg_database(path) {
+        Some(db) => pg::cluster("sql")
+            .expect("started")
+            .client(&db)
+            .execute(sql, &[])
+            .map_err(|e| e.to_string()),
+        None => {
+            let conn = rusqlite::Connection::open(path).map_err(|e| e.to_string())?;
+            conn.busy_timeout(Duration::from_secs(5))
+                .map_err(|e| e.to_string())?;
+            conn.execute(sql, [])
+                .map(|n| n as u64)
+                .map_err(|e| e.to_string())
+        }
+    }
+}
+
+/// The one integer that `query` answers on the database `path` names.
+pub fn sql_i64(path: &Path, query: &str) -> i64 {
+    match pg_database(path) {
+        Some(db) => pg::cluster("sql_i64")
+            .expect("started")
+            .client(&db)
+            .query_one(query, &[])
+            .unwrap_or_else(|e| panic!("{query}: {e}"))
+            .get(0),
+        None => rusqlite::Connection::open(path)
+            .and_then(|c| c.query_row(query, [], |r| r.get(0)))
+            .unwrap_or_else(|e| panic!("{query}: {e}")),
+    }
+}
+
+/// The store of the database `path` names (see [`db_arg`]), opened in the test process.
+pub fn open_store(path: &Path) -> Store {
+    let address = DbAddress::from_os(&db_arg(path)).expect("a database address");
+    Store::connect(&address, None).expect("the store opens")
+}
+
+/// Whether a test that works on a SQLite file itself (its pages, its copies, SQL in
+/// SQLite's words) runs: not on PostgreSQL, where it prints a notice.
+pub fn sqlite_only(test: &str) -> bool {
+    if on_postgres() {
+        eprintln!("{test}: skipped on PostgreSQL: it works on a SQLite file itself");
+        return false;
+    }
+    true
+}
+
 /// A fresh directory under the target directory.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
@@ -61,7 +166,7 @@ impl Cmd {
         let mut child = ployd()
             .arg("cmd")
             .arg("--db")
-            .arg(db)
+            .arg(db_arg(db))
             .args(FAST)
             .args(extra)
             .stdin(Stdio::piped())
@@ -133,7 +238,7 @@ impl Server {
         let mut child = ployd()
             .arg("serve")
             .arg("--db")
-            .arg(&self.db)
+            .arg(db_arg(&self.db))
             .arg("--listen")
             .arg(self.addr.to_string())
             .args(FAST)
