@@ -189,6 +189,35 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE TRIGGER rating_changes_no_delete BEFORE DELETE ON rating_changes
         BEGIN SELECT RAISE(ABORT, 'rating changes are append-only'); END;
     ",
+    // 6: what several servers on one database share (the PostgreSQL backend uses these
+    //    tables; one SQLite server keeps the same things in memory, and its tables stay
+    //    empty). The bot queue: each game waiting for a bot move, the user it is counted
+    //    for, its place in line and the process computing it (the backend pid and start of
+    //    that process's presence connection); each user's last turn in the queue. The
+    //    throttles: per limit and key (a client network, or a network and a userid), the
+    //    rate limiter's state and the lock of failed password checks.
+    "
+    CREATE TABLE bot_queue (
+        game_id INTEGER PRIMARY KEY NOT NULL REFERENCES games(id),
+        owner TEXT NOT NULL COLLATE NOCASE,
+        line INTEGER NOT NULL,
+        claimed_by INTEGER,
+        claimer_start TEXT
+    );
+    CREATE INDEX bot_queue_by_owner ON bot_queue(owner, line);
+    CREATE TABLE bot_owners (
+        owner TEXT PRIMARY KEY NOT NULL COLLATE NOCASE,
+        served INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE throttles (
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        tat INTEGER NOT NULL,
+        locked_until INTEGER NOT NULL DEFAULT 0,
+        strikes INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (kind, key)
+    ) WITHOUT ROWID;
+    ",
 ];
 
 pub(super) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {

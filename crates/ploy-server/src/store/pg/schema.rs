@@ -196,6 +196,41 @@ pub const PG_MIGRATIONS: &[&str] = &[
     CREATE TRIGGER rating_changes_no_truncate BEFORE TRUNCATE ON rating_changes
         FOR EACH STATEMENT EXECUTE FUNCTION ployd_refuse('rating changes are append-only');
     ",
+    // 6: what several servers on one database share: the bot queue (games waiting for a
+    //    bot move, fair across users, claimed with SKIP LOCKED), each user's last turn in
+    //    it, and the throttles' state. Inserting an event or a queued bot move notifies the
+    //    other processes (LISTEN ployd_events, ployd_bots).
+    "
+    CREATE SEQUENCE bot_line;
+    CREATE TABLE bot_queue (
+        game_id BIGINT PRIMARY KEY REFERENCES games(id),
+        owner CITEXT NOT NULL,
+        line BIGINT NOT NULL DEFAULT nextval('bot_line'),
+        claimed_by BIGINT,
+        claimer_start TEXT
+    );
+    CREATE INDEX bot_queue_by_owner ON bot_queue(owner, line);
+    CREATE TABLE bot_owners (
+        owner CITEXT PRIMARY KEY,
+        served BIGINT NOT NULL
+    );
+    CREATE TABLE throttles (
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        tat BIGINT NOT NULL,
+        locked_until BIGINT NOT NULL DEFAULT 0,
+        strikes BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (kind, key)
+    );
+    CREATE FUNCTION ployd_notify_events() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN PERFORM pg_notify('ployd_events', ''); RETURN NULL; END $$;
+    CREATE TRIGGER events_notify AFTER INSERT ON events
+        FOR EACH STATEMENT EXECUTE FUNCTION ployd_notify_events();
+    CREATE FUNCTION ployd_notify_bots() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN PERFORM pg_notify('ployd_bots', ''); RETURN NULL; END $$;
+    CREATE TRIGGER bot_queue_notify AFTER INSERT OR UPDATE ON bot_queue
+        FOR EACH ROW WHEN (NEW.claimed_by IS NULL) EXECUTE FUNCTION ployd_notify_bots();
+    ",
 ];
 
 /// The advisory lock that processes starting at once on one database take around the
