@@ -38,20 +38,9 @@ pub fn find_chromium() -> Option<PathBuf> {
 }
 
 /// The browser for a test, or `None` (with a notice on stderr) when there is none and the
-/// test should be skipped. Under `CI=true` a missing browser fails the test instead.
-///
-/// With `PLOYD_TEST_BACKEND=postgres` the page's tests are skipped too (a notice): they
-/// reach the database only through the HTTP API, which the rest of the suite tests on
-/// PostgreSQL, and their clicks at an element's centre miss now and then when a slower
-/// answer re-renders the page between finding the element and clicking it.
+/// test should be skipped. Under `CI=true` a missing browser fails the test instead. The
+/// page's tests run on either database (`PLOYD_TEST_BACKEND`), as the rest of the suite.
 pub fn browser_or_skip(test: &str) -> Option<Browser> {
-    if crate::common::on_postgres() {
-        let _ = writeln!(
-            std::io::stderr(),
-            "NOTICE: {test} skipped on PostgreSQL: the page's tests run on SQLite"
-        );
-        return None;
-    }
     let Some(program) = find_chromium() else {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
