@@ -75,6 +75,7 @@ mod games;
 mod health;
 mod inbox;
 mod invitations;
+mod limits;
 mod mail;
 mod pg;
 mod ratings;
@@ -86,6 +87,7 @@ pub use copy::{Copied, copy_to_postgres};
 pub use games::GameQuery;
 pub use health::Scan;
 pub use invitations::Join;
+pub use limits::{Gcra, LimitKey, LimitKind};
 pub use mail::{Confirmation, MailAddress, NewMail, QueuedMail};
 pub use pg::schema::PG_MIGRATIONS;
 pub use ratings::{

@@ -175,7 +175,7 @@ impl Service {
         // A place among the hash workers first, so that a busy server counts no account.
         let ticket = self.hashers.reserve()?;
         if let Some(client) = client {
-            self.throttle.signup(client)?;
+            self.throttle.signup(&self.store, client)?;
         }
         let owned = password.to_owned();
         let params = self.config.hash;
@@ -243,14 +243,14 @@ impl Service {
                 if let Some(known) = verdicts.as_ref().and_then(|v| v.map().get(&key).cloned()) {
                     return known;
                 }
-                self.throttle.admit(*client, userid)?;
+                self.throttle.admit(&self.store, *client, userid)?;
                 let verdict = self.check_password(userid, password);
                 let settled = match &verdict {
                     Ok(_) => true,
                     Err(e) => e.status == 403,
                 };
                 if verdict.is_err() && settled {
-                    self.throttle.failed(*client, userid);
+                    self.throttle.failed(&self.store, *client, userid)?;
                 }
                 if settled && let Some(v) = verdicts {
                     v.map().insert(key, verdict.clone());
