@@ -151,7 +151,8 @@ impl Service {
     ///
     /// # Errors
     /// 400 for a bad userid or password, 409 if the userid is taken or reserved, 429 when
-    /// the address has made its share of accounts, 503 when the hash workers are busy.
+    /// the address has made its share of accounts, 503 when the hash workers are busy (or,
+    /// on PostgreSQL, the database cannot count the account against its address).
     pub fn signup_from(
         &self,
         userid: &str,
@@ -228,7 +229,9 @@ impl Service {
     /// # Errors
     /// 403 for an unknown userid or a wrong password (the same message for both); for
     /// [`Credentials::Remote`], 429 while the client's address (or the address and userid)
-    /// is throttled; 503 when the hash workers are busy.
+    /// is throttled; 503 when the hash workers are busy, or (on PostgreSQL, where the
+    /// throttles are in the database) when the database cannot check the throttles or count
+    /// a failure (then no 403 is given).
     pub fn authenticate(&self, credentials: &Credentials) -> Result<String, ApiError> {
         match credentials {
             Credentials::Session(u) => Ok(u.clone()),
