@@ -156,10 +156,10 @@ impl Service {
         let hashers = HashWorkers::start(config.hash_workers, config.hash_queue)
             .expect("the password-hash threads can start");
         Service {
+            throttle: throttle::Throttle::new(config.limits, store.is_postgres()),
             store,
             registry,
             clock,
-            throttle: throttle::Throttle::new(config.limits),
             config,
             bots: Bots::Inline(Mutex::new(Vec::new())),
             hashers,

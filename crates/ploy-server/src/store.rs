@@ -80,6 +80,7 @@ mod games;
 mod health;
 mod inbox;
 mod invitations;
+mod limits;
 mod mail;
 mod pg;
 mod ratings;
@@ -92,6 +93,7 @@ pub use copy::{Copied, copy_to_postgres};
 pub use games::GameQuery;
 pub use health::Scan;
 pub use invitations::Join;
+pub use limits::{Gcra, LimitKey, LimitKind};
 pub use mail::{Confirmation, MailAddress, NewMail, QueuedMail};
 pub use pg::schema::PG_MIGRATIONS;
 pub use ratings::{

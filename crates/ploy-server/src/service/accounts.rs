@@ -151,7 +151,8 @@ impl Service {
     ///
     /// # Errors
     /// 400 for a bad userid or password, 409 if the userid is taken or reserved, 429 when
-    /// the address has made its share of accounts, 503 when the hash workers are busy.
+    /// the address has made its share of accounts, 503 when the hash workers are busy (or,
+    /// on PostgreSQL, the database cannot count the account against its address).
     pub fn signup_from(
         &self,
         userid: &str,
@@ -175,7 +176,7 @@ impl Service {
         // A place among the hash workers first, so that a busy server counts no account.
         let ticket = self.hashers.reserve()?;
         if let Some(client) = client {
-            self.throttle.signup(client)?;
+            self.throttle.signup(&self.store, client)?;
         }
         let owned = password.to_owned();
         let params = self.config.hash;
@@ -228,7 +229,9 @@ impl Service {
     /// # Errors
     /// 403 for an unknown userid or a wrong password (the same message for both); for
     /// [`Credentials::Remote`], 429 while the client's address (or the address and userid)
-    /// is throttled; 503 when the hash workers are busy.
+    /// is throttled; 503 when the hash workers are busy, or (on PostgreSQL, where the
+    /// throttles are in the database) when the database cannot check the throttles or count
+    /// a failure (then no 403 is given).
     pub fn authenticate(&self, credentials: &Credentials) -> Result<String, ApiError> {
         match credentials {
             Credentials::Session(u) => Ok(u.clone()),
@@ -243,14 +246,14 @@ impl Service {
                 if let Some(known) = verdicts.as_ref().and_then(|v| v.map().get(&key).cloned()) {
                     return known;
                 }
-                self.throttle.admit(*client, userid)?;
+                self.throttle.admit(&self.store, *client, userid)?;
                 let verdict = self.check_password(userid, password);
                 let settled = match &verdict {
                     Ok(_) => true,
                     Err(e) => e.status == 403,
                 };
                 if verdict.is_err() && settled {
-                    self.throttle.failed(*client, userid);
+                    self.throttle.failed(&self.store, *client, userid)?;
                 }
                 if settled && let Some(v) = verdicts {
                     v.map().insert(key, verdict.clone());

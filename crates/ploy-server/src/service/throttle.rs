@@ -1,5 +1,5 @@
 //! Throttles of what a client on the network may try: failed password checks and new
-//! accounts, counted per client address with [`governor`]'s rate limiters.
+//! accounts, counted per client address.
 //!
 //! - Failed password checks (on any route: signing in, a move, a command, changing a
 //!   password) are counted per client address and per (address, userid), whether the
@@ -13,6 +13,17 @@
 //!   the limit, `429 throttled` until the limiter allows one more.
 //!
 //! Requests without a client address (the local `ployd cmd`) are not throttled.
+//!
+//! # Where the counts are kept
+//!
+//! On SQLite (one process) in memory, with [`governor`]'s rate limiters. On PostgreSQL,
+//! where several `ployd` processes may serve one site, in the database's `throttles` table
+//! (the store's `limit_*` methods), so that failures counted by one process lock the key on
+//! every other, by the database's clock: the same rate limiter (GCRA, a burst of the count,
+//! one share of the period coming back at a time) and the same lock. When the database
+//! cannot answer a throttle's check or count, the request is refused with `503 busy`
+//! (`Retry-After: 1`) rather than let through uncounted: with the database away, a flood
+//! of guesses gets no verdict, not an unlimited number.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -29,6 +40,7 @@ use governor::state::keyed::DefaultKeyedStateStore;
 use governor::{Quota, RateLimiter};
 
 use super::error::ApiError;
+use crate::store::{Gcra, LimitKey, LimitKind, Store, StoreError};
 
 /// A limit: at most `count` events per `period`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,43 +218,143 @@ fn seconds(d: Duration) -> u64 {
     d.as_secs() + u64::from(d.subsec_nanos() > 0)
 }
 
-/// The throttles of one service.
-pub(crate) struct Throttle {
+/// The throttles of one service: in memory, or in the database for every process on it.
+#[derive(Debug)]
+pub(crate) enum Throttle {
+    /// One process's own (SQLite).
+    Local(Box<Local>),
+    /// Kept in the database (PostgreSQL).
+    Shared(Shared),
+}
+
+/// The throttles of one process, in memory.
+pub(crate) struct Local {
     by_address: Option<Failures<IpAddr>>,
     by_user: Option<Failures<(IpAddr, String)>>,
     signups: Option<Keyed<IpAddr>>,
 }
 
-impl fmt::Debug for Throttle {
+impl fmt::Debug for Local {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Throttle")
+        f.debug_struct("Local")
             .field("by_address", &self.by_address.as_ref().map(|t| t.rate))
             .field("by_user", &self.by_user.as_ref().map(|t| t.rate))
             .finish_non_exhaustive()
     }
 }
 
+/// `429 throttled` for a network locked by failures, `wait` more.
+fn address_locked(wait: Duration) -> ApiError {
+    let s = seconds(wait);
+    ApiError::throttled(
+        format!("too many failed password checks from this address; try again in {s} s"),
+        s,
+    )
+}
+
+/// `429 throttled` for a network and userid locked by failures, `wait` more.
+fn user_locked(wait: Duration) -> ApiError {
+    let s = seconds(wait);
+    ApiError::throttled(
+        format!(
+            "too many failed password checks for this userid from this address; try again in {s} s"
+        ),
+        s,
+    )
+}
+
+/// `429 throttled` for a network that made its share of accounts, `wait` more.
+fn signups_used_up(wait: Duration) -> ApiError {
+    let s = seconds(wait);
+    ApiError::throttled(
+        format!("too many new accounts from this address; try again in {s} s"),
+        s,
+    )
+}
+
+/// The key of `userid` from `client`: the userid in lower case; every text that is no
+/// userid at all (too long, other characters) shares one key, so that junk cannot fill the
+/// table with large keys.
+fn user_key(client: IpAddr, userid: &str) -> (IpAddr, String) {
+    let userid = if crate::auth::check_userid(userid).is_ok() {
+        userid.to_ascii_lowercase()
+    } else {
+        String::new()
+    };
+    (client, userid)
+}
+
 impl Throttle {
-    pub(crate) fn new(limits: Limits) -> Throttle {
-        Throttle {
+    /// The throttles of `limits`: in the database when `shared` (PostgreSQL), else in
+    /// memory.
+    pub(crate) fn new(limits: Limits, shared: bool) -> Throttle {
+        if shared {
+            Throttle::Shared(Shared {
+                limits,
+                counted: AtomicU64::new(0),
+            })
+        } else {
+            Throttle::Local(Box::new(Local::new(limits)))
+        }
+    }
+
+    /// Whether `client` may have a password of `userid` checked now.
+    ///
+    /// # Errors
+    /// `429 throttled` with the time to wait; `503 busy` when the database cannot tell.
+    pub(crate) fn admit(
+        &self,
+        store: &Store,
+        client: IpAddr,
+        userid: &str,
+    ) -> Result<(), ApiError> {
+        match self {
+            Throttle::Local(t) => t.admit(client, userid),
+            Throttle::Shared(t) => t.admit(store, client, userid),
+        }
+    }
+
+    /// Counts a failed password check of `userid` by `client`.
+    ///
+    /// # Errors
+    /// `503 busy` when the database cannot count it.
+    pub(crate) fn failed(
+        &self,
+        store: &Store,
+        client: IpAddr,
+        userid: &str,
+    ) -> Result<(), ApiError> {
+        match self {
+            Throttle::Local(t) => {
+                t.failed(client, userid);
+                Ok(())
+            }
+            Throttle::Shared(t) => t.failed(store, client, userid),
+        }
+    }
+
+    /// Counts a new account for `client`.
+    ///
+    /// # Errors
+    /// `429 throttled` when the address has made its share of accounts (nothing is
+    /// counted); `503 busy` when the database cannot tell.
+    pub(crate) fn signup(&self, store: &Store, client: IpAddr) -> Result<(), ApiError> {
+        match self {
+            Throttle::Local(t) => t.signup(client),
+            Throttle::Shared(t) => t.signup(store, client),
+        }
+    }
+}
+
+impl Local {
+    fn new(limits: Limits) -> Local {
+        Local {
             by_address: limits.failures_per_address.map(Failures::new),
             by_user: limits.failures_per_user.map(Failures::new),
             signups: limits
                 .signups_per_address
                 .map(|r| RateLimiter::keyed(r.quota()).with_middleware()),
         }
-    }
-
-    /// The key of `userid` from `client`: the userid in lower case; every text that is no
-    /// userid at all (too long, other characters) shares one key, so that junk cannot fill
-    /// the table with large keys.
-    fn user_key(client: IpAddr, userid: &str) -> (IpAddr, String) {
-        let userid = if crate::auth::check_userid(userid).is_ok() {
-            userid.to_ascii_lowercase()
-        } else {
-            String::new()
-        };
-        (client, userid)
     }
 
     /// Whether `client` may have a password of `userid` checked now.
@@ -253,21 +365,11 @@ impl Throttle {
         let client = network(client);
         let now = Instant::now();
         if let Some(wait) = self.by_address.as_ref().and_then(|t| t.wait(&client, now)) {
-            let s = seconds(wait);
-            return Err(ApiError::throttled(
-                format!("too many failed password checks from this address; try again in {s} s"),
-                s,
-            ));
+            return Err(address_locked(wait));
         }
-        let key = Throttle::user_key(client, userid);
+        let key = user_key(client, userid);
         if let Some(wait) = self.by_user.as_ref().and_then(|t| t.wait(&key, now)) {
-            let s = seconds(wait);
-            return Err(ApiError::throttled(
-                format!(
-                    "too many failed password checks for this userid from this address; try again in {s} s"
-                ),
-                s,
-            ));
+            return Err(user_locked(wait));
         }
         Ok(())
     }
@@ -280,7 +382,7 @@ impl Throttle {
             t.failed(&client, now);
         }
         if let Some(t) = &self.by_user {
-            t.failed(&Throttle::user_key(client, userid), now);
+            t.failed(&user_key(client, userid), now);
         }
     }
 
@@ -296,15 +398,153 @@ impl Throttle {
         let client = network(client);
         match limiter.check_key(&client) {
             Ok(_) => Ok(()),
-            Err(not_until) => {
-                let s = seconds(not_until.wait_time_from(limiter.clock().now()));
-                Err(ApiError::throttled(
-                    format!("too many new accounts from this address; try again in {s} s"),
-                    s,
-                ))
+            Err(not_until) => Err(signups_used_up(
+                not_until.wait_time_from(limiter.clock().now()),
+            )),
+        }
+    }
+}
+
+impl Rate {
+    fn gcra(self) -> Gcra {
+        Gcra::new(self.count, self.period)
+    }
+}
+
+/// `503 busy` for a throttle the database could not check or count: the request is not let
+/// through uncounted.
+fn unavailable(e: &StoreError) -> ApiError {
+    eprintln!("ployd: throttles: {e}");
+    ApiError::new(
+        503,
+        "busy",
+        "the server cannot check its limits now; try again",
+    )
+    .retry_after(1)
+}
+
+/// The throttles of every process on one PostgreSQL database, kept in its `throttles`
+/// table.
+pub(crate) struct Shared {
+    limits: Limits,
+    /// Counts this process made; every [`SWEEP_EVERY`] it deletes rows that remember
+    /// nothing.
+    counted: AtomicU64,
+}
+
+impl fmt::Debug for Shared {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Shared")
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Shared {
+    fn admit(&self, store: &Store, client: IpAddr, userid: &str) -> Result<(), ApiError> {
+        let client = network(client);
+        let address = client.to_string();
+        let user = user_row_key(client, userid);
+        let mut keys = Vec::new();
+        if self.limits.failures_per_address.is_some() {
+            keys.push(LimitKey {
+                kind: LimitKind::FailuresPerAddress,
+                key: &address,
+            });
+        }
+        if self.limits.failures_per_user.is_some() {
+            keys.push(LimitKey {
+                kind: LimitKind::FailuresPerUser,
+                key: &user,
+            });
+        }
+        let waits = store.limit_waits(&keys).map_err(|e| unavailable(&e))?;
+        for (key, wait) in keys.iter().zip(waits) {
+            if let Some(wait) = wait {
+                return Err(match key.kind {
+                    LimitKind::FailuresPerAddress => address_locked(wait),
+                    _ => user_locked(wait),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn failed(&self, store: &Store, client: IpAddr, userid: &str) -> Result<(), ApiError> {
+        let client = network(client);
+        let address = client.to_string();
+        let user = user_row_key(client, userid);
+        let mut keys = Vec::new();
+        if let Some(rate) = self.limits.failures_per_address {
+            let key = LimitKey {
+                kind: LimitKind::FailuresPerAddress,
+                key: &address,
+            };
+            keys.push((key, rate.gcra()));
+        }
+        if let Some(rate) = self.limits.failures_per_user {
+            let key = LimitKey {
+                kind: LimitKind::FailuresPerUser,
+                key: &user,
+            };
+            keys.push((key, rate.gcra()));
+        }
+        store.limit_failures(&keys).map_err(|e| unavailable(&e))?;
+        self.counted(store);
+        Ok(())
+    }
+
+    fn signup(&self, store: &Store, client: IpAddr) -> Result<(), ApiError> {
+        let Some(rate) = self.limits.signups_per_address else {
+            return Ok(());
+        };
+        let address = network(client).to_string();
+        let key = LimitKey {
+            kind: LimitKind::SignupsPerAddress,
+            key: &address,
+        };
+        match store.limit_take(key, rate.gcra()) {
+            Ok(Ok(())) => {
+                self.counted(store);
+                Ok(())
+            }
+            Ok(Err(wait)) => Err(signups_used_up(wait)),
+            Err(e) => Err(unavailable(&e)),
+        }
+    }
+
+    /// Notes one more count; every [`SWEEP_EVERY`], deletes the rows of every limit that
+    /// remember nothing (a failure of that is only told: the next sweep tries again).
+    fn counted(&self, store: &Store) {
+        if self.counted.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY != SWEEP_EVERY - 1 {
+            return;
+        }
+        let limits = [
+            (
+                LimitKind::FailuresPerAddress,
+                self.limits.failures_per_address,
+            ),
+            (LimitKind::FailuresPerUser, self.limits.failures_per_user),
+            (
+                LimitKind::SignupsPerAddress,
+                self.limits.signups_per_address,
+            ),
+        ];
+        for (kind, rate) in limits {
+            if let Some(rate) = rate
+                && let Err(e) = store.limit_sweep(kind, rate.gcra())
+            {
+                eprintln!("ployd: sweeping the throttles of {kind}: {e}");
             }
         }
     }
+}
+
+/// The stored key of `userid` from the network `client`: the network, a space, and the
+/// userid as [`user_key`] gives it (a userid holds no space).
+fn user_row_key(client: IpAddr, userid: &str) -> String {
+    let (client, userid) = user_key(client, userid);
+    format!("{client} {userid}")
 }
 
 #[cfg(test)]
@@ -362,9 +602,9 @@ mod tests {
         assert_eq!(network(mapped), ip);
         let v6: IpAddr = "2001:db8:1:2:aaaa:bbbb:cccc:dddd".parse().unwrap();
         assert_eq!(network(v6), "2001:db8:1:2::".parse::<IpAddr>().unwrap());
-        assert_eq!(Throttle::user_key(ip, "Alice").1, "alice");
-        assert_eq!(Throttle::user_key(ip, &"x".repeat(5000)).1, "");
-        assert_eq!(Throttle::user_key(ip, "not one").1, "");
+        assert_eq!(user_key(ip, "Alice").1, "alice");
+        assert_eq!(user_key(ip, &"x".repeat(5000)).1, "");
+        assert_eq!(user_key(ip, "not one").1, "");
         assert_eq!(seconds(Duration::from_secs(3)), 3);
     }
 }

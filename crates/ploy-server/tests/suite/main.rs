@@ -30,6 +30,7 @@ mod postgres;
 mod ratings;
 mod records;
 mod rematch;
+mod shared_limits;
 mod storage;
 mod storage_full;
 mod throttle;

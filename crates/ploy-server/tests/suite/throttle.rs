@@ -355,7 +355,7 @@ fn password_work_beyond_the_workers_and_queue_is_refused_with_503() {
 }
 
 /// A request on a socket bound to the loopback address `local` (no proxy).
-fn bound_from(addr: SocketAddr, local: &str, req: &str) -> Response {
+pub(crate) fn bound_from(addr: SocketAddr, local: &str, req: &str) -> Response {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .build()

@@ -12,6 +12,7 @@
 
 mod accounts;
 mod games;
+mod limits;
 mod mail;
 mod ratings;
 pub(super) mod schema;
