@@ -62,8 +62,9 @@
 //! to date in its transaction and that the processes claim from with `SKIP LOCKED`;
 //! notifications of new events and queued games (`LISTEN`, [`Store::listen`]); jobs that
 //! one process at a time runs under an advisory lock ([`Store::exclusive`]: the timers, the
-//! mail); and limits counted inside a write's transaction ([`Quotas`]). One SQLite server
-//! keeps its bot queue in memory, and its tables of migration 6 stay empty.
+//! mail); limits counted inside a write's transaction ([`Quotas`]); and the throttles of
+//! sign-ups and failed password checks (`limits.rs`). One SQLite server keeps its bot
+//! queue and its throttles in memory, and its tables of migration 6 stay empty.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

@@ -79,8 +79,14 @@ fn damage_a_page(db: &Path) {
         1 => 65536,
         n => usize::from(n),
     };
-    let pages = bytes.len() / page_size;
-    let page = (pages / 2).max(1); // zero-based: never page 0
+    // The root page of the move log (numbered from 1): a page of data, not of the schema,
+    // so that the file still opens and SQLite's checks must find the damage.
+    let root = crate::common::sql_i64(
+        db,
+        "SELECT rootpage FROM sqlite_master WHERE name = 'moves'",
+    );
+    let page = usize::try_from(root - 1).unwrap();
+    assert!(page > 0 && (page + 1) * page_size <= bytes.len());
     bytes[page * page_size..(page + 1) * page_size].fill(0xA5);
     std::fs::write(db, bytes).unwrap();
 }
