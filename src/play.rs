@@ -179,6 +179,9 @@ pub struct Options {
     pub seed: u64,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
+    /// The engine's search in the free-for-all
+    /// ([`ploy_engine::Engine::set_ffa_search`]; the other variants are two-sided).
+    pub search: ploy_search::multi::SearchKind,
     /// ANSI colours.
     pub colour: bool,
     /// Rewrite one line while the engine thinks (for a terminal); otherwise each completed
@@ -206,6 +209,7 @@ impl Default for Options {
             level: ploy_engine::Level::MAX,
             seed: 0,
             hash_mb: crate::engine::DEFAULT_HASH_MB,
+            search: ploy_engine::DEFAULT_FFA_SEARCH,
             colour: false,
             live: false,
             echo: false,

@@ -82,6 +82,10 @@ pub struct PlayArgs {
     /// moves at a node or depth budget [default: 0].
     #[arg(long, value_name = "SEED")]
     pub seed: Option<u64>,
+    /// The engine's search in the free-for-all: paranoid (the default), brs, brs+ or mcts
+    /// ([`ploy_engine::Engine::set_ffa_search`]); the other variants ignore it.
+    #[arg(long, value_name = "KIND")]
+    pub search: Option<ploy_search::multi::SearchKind>,
     /// Transposition table size in MiB (1 to 4096).
     #[arg(long, value_name = "MIB",
           value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
@@ -191,6 +195,9 @@ impl PlayArgs {
         }
         if let Some(level) = self.level {
             o.level = level;
+        }
+        if let Some(kind) = self.search {
+            o.search = kind;
         }
         if let Some(seed) = self.seed {
             o.seed = seed;
@@ -342,6 +349,17 @@ mod tests {
         let o = options(&["--level", "3", "--seed", "11"]).unwrap();
         assert_eq!((o.level.get(), o.seed), (3, 11));
         assert_eq!(options(&[]).unwrap().level, Level::MAX);
+        assert_eq!(
+            options(&[]).unwrap().search,
+            ploy_engine::DEFAULT_FFA_SEARCH
+        );
+        assert_eq!(
+            options(&["--variant", "ffa", "--search", "brs+"])
+                .unwrap()
+                .search,
+            ploy_search::multi::SearchKind::BrsPlus
+        );
+        assert!(options(&["--search", "minimax"]).is_err());
         assert_eq!(options(&[]).unwrap(), Options::default());
     }
 }

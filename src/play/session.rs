@@ -89,7 +89,9 @@ pub(super) fn redo_ending(game: &mut Game, e: Ending) -> Result<(), ploy_core::G
 impl<W: Write> Session<W> {
     pub(super) fn new(out: W, opts: Options) -> Session<W> {
         let game = Game::start(opts.variant, opts.rules);
-        let engine = Engine::with_hash_mb(opts.hash_mb).with_seed(opts.seed);
+        let engine = Engine::with_hash_mb(opts.hash_mb)
+            .with_seed(opts.seed)
+            .with_ffa_search(opts.search);
         let players = opts.players;
         let strength = opts.strength;
         let level = opts.level;
