@@ -94,6 +94,11 @@ enum Command {
         /// How often deadlines and reminders are checked.
         #[arg(long, default_value = "60s", value_parser = parse_time, value_name = "TIME")]
         timer_interval: Duration,
+        /// On PostgreSQL: how often the bot workers look at the database's queue without
+        /// being notified; the longest a bot move claimed by a process that died waits
+        /// for another process.
+        #[arg(long, default_value = "10s", value_parser = positive_time, value_name = "TIME")]
+        bot_recheck: Duration,
         /// Marks the session cookie `Secure`, so that browsers send it over HTTPS only (for
         /// a server behind a TLS proxy).
         #[arg(long)]
@@ -336,6 +341,7 @@ fn run(cli: Cli) -> Result<(), String> {
             bot_games_per_user,
             max_invitations,
             timer_interval,
+            bot_recheck,
             secure_cookies,
             trust_proxy,
             public_origin,
@@ -352,6 +358,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let service = service_with(&cli.common, |c| {
                 c.bot_games_per_user = bot_games_per_user.max(1);
                 c.max_invitations = max_invitations;
+                c.bot_recheck = bot_recheck;
                 accounts.apply(c);
             })?;
             // Refuse a damaged file before anything is served from it or written to it.

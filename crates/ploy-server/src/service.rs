@@ -10,14 +10,15 @@
 //!
 //! The use cases live in the child modules: [`accounts`], [`challenges`],
 //! [`invitations`], [`moves`], [`endings`], [`timers`], [`check`]; [`replay`] and [`view`]
-//! read games for all of them. Bot moves of `ployd serve` are queued fairly across users
-//! (the private `bots` module).
+//! read games for all of them. Bot moves of `ployd serve` are queued fairly across users:
+//! in memory on SQLite (the private `bots` module), in the database on PostgreSQL, where
+//! several processes share the queue (`shared_bots`).
 
 use std::sync::{Arc, Mutex};
 
 use crate::auth::{BOT, HashParams};
 use crate::game::{Budget, DynGame, Registry, excerpt};
-use crate::store::{GameRow, Store, WriteError};
+use crate::store::{GameRow, Quotas, Store, WriteError};
 
 pub mod accounts;
 mod bots;
@@ -31,6 +32,7 @@ pub mod invitations;
 pub mod moves;
 pub mod ratings;
 pub mod replay;
+mod shared_bots;
 pub mod throttle;
 pub mod timers;
 pub mod view;
@@ -79,6 +81,10 @@ pub struct Config {
     pub hash_queue: usize,
     /// The throttles of clients on the network ([`Credentials::Remote`], new accounts).
     pub limits: Limits,
+    /// On PostgreSQL, how often the bot workers look for games in the queue without being
+    /// notified: the longest a game claimed by a process that died waits before another
+    /// process plays it (default 10 s).
+    pub bot_recheck: std::time::Duration,
 }
 
 impl Default for Config {
@@ -96,6 +102,7 @@ impl Default for Config {
             hash_workers: std::thread::available_parallelism().map_or(2, usize::from),
             hash_queue: 64,
             limits: Limits::default(),
+            bot_recheck: std::time::Duration::from_secs(10),
         }
     }
 }
@@ -104,6 +111,9 @@ impl Default for Config {
 enum Bots {
     /// Queued for worker threads (`ployd serve`), fairly across users.
     Pool(Arc<bots::FairQueue>),
+    /// Claimed from the database's queue by worker threads (`ployd serve` on PostgreSQL,
+    /// where several processes share the queue).
+    Shared(Arc<shared_bots::SharedBots>),
     /// Collected, and played when the caller asks ([`Service::run_pending_bots`]; `ployd
     /// cmd`).
     Inline(Mutex<Vec<i64>>),
@@ -119,9 +129,6 @@ pub struct Service {
     hashers: HashWorkers,
     throttle: throttle::Throttle,
     on_change: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
-    /// Held while a challenge with invitations counts the challenger's open ones and
-    /// writes the game.
-    invitations_lock: Mutex<()>,
 }
 
 impl std::fmt::Debug for Service {
@@ -157,7 +164,6 @@ impl Service {
             bots: Bots::Inline(Mutex::new(Vec::new())),
             hashers,
             on_change: Mutex::new(None),
-            invitations_lock: Mutex::new(()),
         }
     }
 
@@ -169,6 +175,16 @@ impl Service {
     /// # Errors
     /// Storage failure while looking for waiting games.
     pub fn start_bot_workers(self: &mut Arc<Service>, threads: usize) -> Result<(), ApiError> {
+        if self.store.is_postgres() {
+            let shared = Arc::new(shared_bots::SharedBots::default());
+            let recheck = self.config.bot_recheck;
+            let service = Arc::get_mut(self).ok_or_else(|| {
+                ApiError::internal("bot workers must start before the service is shared")
+            })?;
+            service.bots = Bots::Shared(Arc::clone(&shared));
+            return shared_bots::start(self, &shared, threads, recheck)
+                .map_err(|e| ApiError::internal(format!("cannot start a bot thread: {e}")));
+        }
         let queue = Arc::new(bots::FairQueue::new(self.config.bot_games_per_user));
         let service = Arc::get_mut(self).ok_or_else(|| {
             ApiError::internal("bot workers must start before the service is shared")
@@ -228,6 +244,8 @@ impl Service {
     fn schedule_bot(&self, id: i64, owner: &str) {
         match &self.bots {
             Bots::Pool(queue) => queue.schedule(id, owner),
+            // The write queued it in the database (and notified every process).
+            Bots::Shared(shared) => shared.wake(),
             Bots::Inline(pending) => pending
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -258,6 +276,20 @@ impl Service {
         }
     }
 
+    /// The limits a write by `actor` checks in its transaction: on PostgreSQL with shared
+    /// bot workers, a person's write that leaves the bot to move counts for him in the
+    /// database's bot queue, at most [`Config::bot_games_per_user`]; a challenge with
+    /// invitations, at most [`Config::max_invitations`] open (on both databases).
+    fn quotas(&self, actor: &str) -> Quotas {
+        let person = !actor.is_empty() && actor != BOT;
+        let shared = matches!(self.bots, Bots::Shared(_));
+        Quotas {
+            bot_owner: (person && shared).then(|| actor.to_owned()),
+            bot_games: (person && shared).then_some(self.config.bot_games_per_user),
+            invitations: Some(self.config.max_invitations),
+        }
+    }
+
     fn changed(&self) {
         if let Some(hook) = self
             .on_change
@@ -277,7 +309,7 @@ impl Service {
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
                     .pop(),
-                Bots::Pool(_) => None,
+                Bots::Pool(_) | Bots::Shared(_) => None,
             };
             let Some(id) = next else { break };
             if let Err(e) = self.bot_turn(id) {
@@ -416,8 +448,10 @@ impl Service {
 
 impl Drop for Service {
     fn drop(&mut self) {
-        if let Bots::Pool(queue) = &self.bots {
-            queue.close();
+        match &self.bots {
+            Bots::Pool(queue) => queue.close(),
+            Bots::Shared(shared) => shared.close(),
+            Bots::Inline(_) => {}
         }
     }
 }

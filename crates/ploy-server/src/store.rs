@@ -54,11 +54,16 @@
 //! the first finds nothing to check (the server keeps its own files) and the second is
 //! refused in favour of `pg_dump`.
 //!
-//! # Later: several processes on one PostgreSQL database
+//! # Several processes on one PostgreSQL database
 //!
-//! Nothing here assumes one process on PostgreSQL except what the service keeps in memory
-//! (the bot queue, the throttles, the event watcher's poll of `events`); the locks above
-//! already hold across processes.
+//! Several `ployd serve` processes may share one PostgreSQL database. Besides the locks
+//! above, which hold across processes, what they share is in `shared.rs` (its SQL and
+//! design in `pg/shared.rs`): the bot queue, a table that every write of a game brings up
+//! to date in its transaction and that the processes claim from with `SKIP LOCKED`;
+//! notifications of new events and queued games (`LISTEN`, [`Store::listen`]); jobs that
+//! one process at a time runs under an advisory lock ([`Store::exclusive`]: the timers, the
+//! mail); and limits counted inside a write's transaction ([`Quotas`]). One SQLite server
+//! keeps its bot queue in memory, and its tables of migration 6 stay empty.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -80,6 +85,7 @@ mod pg;
 mod ratings;
 mod rows;
 mod schema;
+mod shared;
 
 pub use address::{AddressError, DbAddress, PgAddress};
 pub use copy::{Copied, copy_to_postgres};
@@ -93,9 +99,10 @@ pub use ratings::{
 };
 pub use rows::{
     Cache, EndKind, Ending, Event, GameRow, Invitation, MoveRow, NewGame, Note, NoteRow,
-    OfferChange, Source, Summary, Write, WriteError, status_word,
+    OfferChange, Quota, Quotas, Source, Summary, Write, WriteError, status_word,
 };
 pub use schema::MIGRATIONS;
+pub use shared::{Channel, Claimer, Job, Listener};
 
 /// Connections kept open for reuse.
 const MAX_IDLE: usize = 16;
@@ -128,6 +135,17 @@ pub enum StoreError {
         found: i64,
         /// The newest this binary knows.
         known: i64,
+    },
+    /// A limit of [`Quotas`] is reached: `user` has `held` of what it counts, the most
+    /// allowed. Nothing was written.
+    #[error("{user} has {held} of {quota:?}, the most allowed")]
+    TooMany {
+        /// What is counted.
+        quota: Quota,
+        /// Whose.
+        user: String,
+        /// How many he has.
+        held: usize,
     },
     /// A stored value is not what the server wrote.
     #[error("corrupt database: {0}")]
@@ -409,6 +427,7 @@ mod tests {
             cache: cache(0),
             notes: vec![],
             rated: false,
+            quotas: Quotas::default(),
         };
         let id = store.create_game(&new, 0).unwrap();
         assert_eq!(id, 101);
@@ -432,6 +451,7 @@ mod tests {
             reminded_ply: None,
             now: 1,
             rating: None,
+            quotas: Quotas::default(),
         };
         store.write(&w).unwrap();
         // The same write again is stale: one row only.

@@ -2,8 +2,8 @@
 //! the events table.
 
 use std::convert::Infallible;
-use std::sync::Arc;
 use std::sync::mpsc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use axum::extract::{Path, State};
@@ -16,7 +16,7 @@ use tokio::sync::broadcast;
 
 use super::{AppState, blocking, existing};
 use crate::service::{ApiError, Service};
-use crate::store::Event;
+use crate::store::{Channel, Event};
 
 pub(super) fn event_stream(
     app: &AppState,
@@ -92,15 +92,23 @@ pub(super) async fn all_events(
     Ok(event_stream(&app, None, backlog).into_response())
 }
 
-/// Watches the events table and hands every new change to the event streams: at once
-/// when this process wrote it (`poke`), and within a quarter of a second when another
-/// process (`ployd cmd`) did.
+/// Watches the events table and hands every new change to the event streams. On SQLite:
+/// at once when this process wrote it (`poke`), and within a quarter of a second when
+/// another process (`ployd cmd`) did. On PostgreSQL: when the database notifies an insert
+/// into `events` (`LISTEN ployd_events`), whichever process wrote it.
 pub(super) fn start_watcher(
     service: &Arc<Service>,
     tx: broadcast::Sender<Event>,
 ) -> mpsc::Sender<()> {
     let (poke_tx, poke_rx) = mpsc::channel::<()>();
     let weak = Arc::downgrade(service);
+    if service.store().is_postgres() {
+        std::thread::Builder::new()
+            .name("events".to_owned())
+            .spawn(move || listen(&weak, &tx))
+            .expect("a thread for the event stream can start");
+        return poke_tx;
+    }
     std::thread::Builder::new()
         .name("events".to_owned())
         .spawn(move || {
@@ -127,4 +135,75 @@ pub(super) fn start_watcher(
         })
         .expect("a thread for the event stream can start");
     poke_tx
+}
+
+/// The watcher on PostgreSQL: listens, reads what was written since the last event handed
+/// on (after connecting, and after each notification), and connects again when the
+/// connection fails. The one-second wait only lets the thread notice that the server
+/// stopped; events come by notification.
+fn listen(service: &Weak<Service>, tx: &broadcast::Sender<Event>) {
+    let mut last = None;
+    loop {
+        let Some(s) = service.upgrade() else { break };
+        let listener = s.store().listen(&[Channel::Events]);
+        let mut listener = match listener {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("ployd: events: cannot listen: {e}");
+                drop(s);
+                std::thread::sleep(Duration::from_secs(1));
+                continue;
+            }
+        };
+        // Listening from now on: what was written before is read here.
+        let mut since = match last {
+            Some(n) => n,
+            None => match s.store().last_event() {
+                Ok(n) => n,
+                Err(e) => {
+                    eprintln!("ployd: reading events: {e}");
+                    drop(s);
+                    std::thread::sleep(Duration::from_secs(1));
+                    continue;
+                }
+            },
+        };
+        let hand_on = |s: &Service, since: &mut i64| {
+            loop {
+                match s.store().events_after(*since, 1000) {
+                    Ok(events) => {
+                        let full = events.len() == 1000;
+                        for e in events {
+                            *since = e.seq;
+                            let _ = tx.send(e);
+                        }
+                        if !full {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("ployd: reading events: {e}");
+                        break;
+                    }
+                }
+            }
+        };
+        hand_on(&s, &mut since);
+        drop(s);
+        loop {
+            last = Some(since);
+            match listener.wait(Duration::from_secs(1)) {
+                Ok(notified) => {
+                    let Some(s) = service.upgrade() else { return };
+                    if notified {
+                        hand_on(&s, &mut since);
+                    }
+                }
+                Err(e) => {
+                    eprintln!("ployd: events: the listening connection failed: {e}");
+                    break;
+                }
+            }
+        }
+    }
 }

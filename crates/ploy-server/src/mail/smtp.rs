@@ -18,7 +18,7 @@ use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::transport::smtp::extension::ClientId;
 use lettre::{SmtpTransport, Transport};
 
-use crate::store::{QueuedMail, Store, StoreError};
+use crate::store::{Job, QueuedMail, Store, StoreError};
 
 /// The environment variable that may hold the relay's password.
 pub const PASSWORD_VARIABLE: &str = "PLOYD_SMTP_PASSWORD";
@@ -246,11 +246,18 @@ impl Relay {
     }
 
     /// Sends the mail due at the time `now()` gives, oldest first, until the queue is
-    /// empty or the oldest mail must wait.
+    /// empty or the oldest mail must wait. On PostgreSQL one process at a time sends
+    /// (an advisory lock): when another is sending, this sends nothing.
     ///
     /// # Errors
     /// Storage failure.
     pub fn drain(&self, store: &Store, now: impl Fn() -> i64) -> Result<Drained, StoreError> {
+        store
+            .exclusive(Job::Mail, || self.drain_now(store, now))?
+            .unwrap_or_else(|| Ok(Drained::default()))
+    }
+
+    fn drain_now(&self, store: &Store, now: impl Fn() -> i64) -> Result<Drained, StoreError> {
         let mut done = Drained::default();
         while let Some(mail) = store.next_mail(now())? {
             let start = store.thread_start(mail.id)?;

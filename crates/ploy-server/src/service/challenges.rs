@@ -268,6 +268,7 @@ impl Service {
             cache: self.cache_of(&r, &seats, now),
             notes: Vec::new(),
             rated,
+            quotas: self.quotas(&user),
         };
         // The notes name the board, known only after the insert: written with it below.
         let mut new = new;
@@ -300,28 +301,6 @@ impl Service {
                 ),
             })
             .collect();
-        // Invitations are counted and the game written under one lock, so that racing
-        // challenges cannot pass the limit together.
-        let _counted = if invited.is_empty() {
-            None
-        } else {
-            let guard = self
-                .invitations_lock
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let open = self.store.open_invitations(&user)?;
-            if open >= self.config.max_invitations {
-                return Err(ApiError::new(
-                    429,
-                    "too_many_invitations",
-                    format!(
-                        "{user} has {open} invitations waiting for people to join, the most \
-                         allowed; cancel one (decline it) or wait for answers"
-                    ),
-                ));
-            }
-            Some(guard)
-        };
         // A game that starts with the bot to move takes a place in the bot queue.
         let _ticket = self.bot_ticket(&user, &r, &seats)?;
         let id = self.store.create_game(&new, now)?;

@@ -8,7 +8,7 @@ use super::{Service, settle};
 use crate::auth::BOT;
 use crate::game::excerpt;
 use crate::store::{
-    EndKind, Ending, GameRow, MoveRow, OfferChange, Source, StoreError, Write, WriteError,
+    EndKind, Ending, GameRow, MoveRow, OfferChange, Quotas, Source, StoreError, Write, WriteError,
 };
 
 impl Service {
@@ -87,6 +87,7 @@ impl Service {
             reminded_ply: None,
             now: ending.at,
             rating: self.rated_end(row, &r, Some(&ending)),
+            quotas: Quotas::default(),
         };
         self.store.write(&w)?;
         self.after_write(row.id, &r, &row.players, actor);
@@ -165,6 +166,7 @@ impl Service {
             reminded_ply: None,
             now,
             rating: self.rated_end(row, &r, ending.as_ref()),
+            quotas: Quotas::default(),
         };
         self.store.write(&w)?;
         self.after_write(row.id, &r, &row.players, actor);

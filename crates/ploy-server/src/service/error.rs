@@ -1,7 +1,7 @@
 //! The one error type of the service: an HTTP status, a word for programs and a message
 //! for people.
 
-use crate::store::StoreError;
+use crate::store::{Quota, StoreError};
 
 /// An error for the client: the HTTP status, a word, and a message for people. The command
 /// language prints `error STATUS: message`.
@@ -90,6 +90,26 @@ impl ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
+        if let StoreError::TooMany { quota, user, held } = &e {
+            return match quota {
+                Quota::BotGames => ApiError::new(
+                    429,
+                    "too_many_bot_games",
+                    format!(
+                        "{user} has {held} games waiting for the bot, the most allowed; \
+                         try again when the bot has moved"
+                    ),
+                ),
+                Quota::Invitations => ApiError::new(
+                    429,
+                    "too_many_invitations",
+                    format!(
+                        "{user} has {held} invitations waiting for people to join, the most \
+                         allowed; cancel one (decline it) or wait for answers"
+                    ),
+                ),
+            };
+        }
         if e.is_full() {
             ApiError::new(
                 507,

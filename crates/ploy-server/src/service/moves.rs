@@ -159,6 +159,7 @@ impl Service {
             reminded_ply: None,
             now,
             rating: self.rated_end(row, r, None),
+            quotas: self.quotas(actor),
         };
         self.store.write(&w)?;
         self.after_write(row.id, r, &row.players, actor);

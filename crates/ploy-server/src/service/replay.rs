@@ -7,7 +7,9 @@ use super::error::ApiError;
 use super::{MAX_FORCED, Service};
 use crate::auth::BOT;
 use crate::game::{DynGame, LEVEL_OPTION, Level, Match, Options};
-use crate::store::{Cache, EndKind, Ending, GameRow, MoveRow, Note, OfferChange, Source, Write};
+use crate::store::{
+    Cache, EndKind, Ending, GameRow, MoveRow, Note, OfferChange, Quotas, Source, Write,
+};
 
 /// A game replayed from its log.
 pub(super) struct Replayed {
@@ -241,6 +243,7 @@ impl Service {
             reminded_ply: None,
             now,
             rating: None,
+            quotas: Quotas::default(),
         }
     }
 

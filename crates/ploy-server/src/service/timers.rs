@@ -7,15 +7,24 @@ use super::invitations::INVITATION_LAPSE;
 use super::replay::turn_since;
 use crate::auth::BOT;
 use crate::game::excerpt;
-use crate::store::{EndKind, Ending, GameRow, Note, OfferChange, Source, Write, WriteError};
+use crate::store::{EndKind, Ending, GameRow, Job, Note, OfferChange, Source, Write, WriteError};
 
 impl Service {
     /// Applies every timer due now: reminders, forfeits on time, and invitations that
-    /// lapse. Returns the boards changed.
+    /// lapse. Returns the boards changed. On PostgreSQL, when another process is sweeping
+    /// at this moment, does nothing (that process applies them).
     ///
     /// # Errors
     /// Storage failure.
     pub fn sweep_timers(&self) -> Result<Vec<i64>, ApiError> {
+        // On a shared database one process at a time sweeps; the others skip this round
+        // (every write checks the game's revision anyway, so a timer never fires twice).
+        self.store
+            .exclusive(Job::Timers, || self.sweep_timers_now())?
+            .unwrap_or_else(|| Ok(Vec::new()))
+    }
+
+    fn sweep_timers_now(&self) -> Result<Vec<i64>, ApiError> {
         let mut changed = Vec::new();
         for id in self.store.games_due(self.now(), INVITATION_LAPSE)? {
             let row = self.load(id)?;

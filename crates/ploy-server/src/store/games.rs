@@ -6,7 +6,7 @@ use super::inbox::insert_notes;
 use super::invitations::read_invitations;
 use super::ratings::apply_rating;
 use super::rows::{
-    Cache, EndKind, Ending, GameRow, MoveRow, NewGame, OfferChange, Source, Summary, Write,
+    Cache, EndKind, Ending, GameRow, MoveRow, NewGame, OfferChange, Quota, Source, Summary, Write,
     WriteError, status_word,
 };
 use super::{Store, StoreError, insert_rows, json_list, to_i64, to_json, to_usize};
@@ -77,6 +77,23 @@ impl Store {
         }
         self.with(|c| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            if let Some(limit) = new.quotas.invitations.filter(|_| !new.invited.is_empty()) {
+                // Counted inside the write's transaction (one writer at a time), so that
+                // racing challenges cannot pass the limit together.
+                let held: i64 = tx.query_row(
+                    "SELECT COUNT(*) FROM games WHERE challenger = ?1 AND status = 'invited'",
+                    params![new.challenger],
+                    |r| r.get(0),
+                )?;
+                let held = to_usize(held)?;
+                if held >= limit {
+                    return Err(StoreError::TooMany {
+                        quota: Quota::Invitations,
+                        user: new.challenger.clone(),
+                        held,
+                    });
+                }
+            }
             tx.execute(
                 "INSERT INTO games(game, options, rules_version, deadline, reminder, created_at,
                     ply, status, to_move_seat, winners, result, turn_since, challenger, rated)

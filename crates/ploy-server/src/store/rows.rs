@@ -283,6 +283,37 @@ pub struct Write {
     pub now: i64,
     /// The end of a rated game: its players' ratings change in the same transaction.
     pub rating: Option<super::RatedEnd>,
+    /// The limits the write checks in its transaction.
+    pub quotas: Quotas,
+}
+
+/// Limits that a write checks inside its transaction, against counts in the database, so
+/// that they hold for every `ployd` process on it (a refused write changes nothing:
+/// [`StoreError::TooMany`](super::StoreError::TooMany)).
+///
+/// The bot queue is the database's on PostgreSQL only (several processes claim from it);
+/// a SQLite server keeps its queue in memory and ignores `bot_owner` and `bot_games`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Quotas {
+    /// Whom a game left to the bot is counted for in the bot queue: the user whose move or
+    /// challenge left the bot to move (`None`: the first person seated, as for a timer's
+    /// or the bot's own write).
+    pub bot_owner: Option<String>,
+    /// The most games `bot_owner` may have waiting for the bot; the write that would queue
+    /// one more is refused (`None`: no limit).
+    pub bot_games: Option<usize>,
+    /// The most open invitations the challenger of a new game may have; the game that
+    /// would be one more is refused (`None`: no limit).
+    pub invitations: Option<usize>,
+}
+
+/// What a [`Quotas`] limit counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quota {
+    /// Games waiting for the bot, per user.
+    BotGames,
+    /// Open invitations, per challenger.
+    Invitations,
 }
 
 /// Why a write was not made.
@@ -340,6 +371,8 @@ pub struct NewGame {
     pub notes: Vec<Note>,
     /// Whether the game is rated (`-rated`).
     pub rated: bool,
+    /// The limits the write checks in its transaction.
+    pub quotas: Quotas,
 }
 
 /// A game in a list.

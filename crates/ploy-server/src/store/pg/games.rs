@@ -6,12 +6,13 @@ use postgres::Transaction;
 use super::super::games::GameQuery;
 use super::super::invitations::Join;
 use super::super::rows::{
-    Cache, EndKind, Ending, GameRow, Invitation, MoveRow, NewGame, OfferChange, Source, Summary,
-    Write, WriteError, status_word,
+    Cache, EndKind, Ending, GameRow, Invitation, MoveRow, NewGame, OfferChange, Quotas, Source,
+    Summary, Write, WriteError, status_word,
 };
 use super::super::{StoreError, json_list, to_i64, to_json, to_usize};
 use super::accounts::insert_notes;
 use super::ratings::apply_rating;
+use super::shared::{check_invitations, sync_bot_queue};
 use super::{Postgres, insert_event};
 
 impl From<postgres::Error> for WriteError {
@@ -42,6 +43,9 @@ impl Postgres {
     pub(in super::super) fn create_game(&self, new: &NewGame, now: i64) -> Result<i64, StoreError> {
         let mut c = self.conn()?;
         let mut tx = c.transaction()?;
+        if !new.invited.is_empty() {
+            check_invitations(&mut tx, &new.challenger, &new.quotas)?;
+        }
         let row = tx.query_one(
             "INSERT INTO games(game, options, rules_version, deadline, reminder, created_at,
                 ply, status, to_move_seat, winners, result, turn_since, challenger, rated)
@@ -79,6 +83,7 @@ impl Postgres {
         }
         insert_moves(&mut tx, id, &new.moves)?;
         insert_notes(&mut tx, id, &new.notes, now)?;
+        sync_bot_queue(&mut tx, id, &new.quotas)?;
         insert_event(&mut tx, id, new.cache.ply, "new", now)?;
         tx.commit()?;
         Ok(id)
@@ -181,6 +186,7 @@ impl Postgres {
             ],
         )?;
         insert_notes(&mut tx, w.game_id, &w.notes, w.now)?;
+        sync_bot_queue(&mut tx, w.game_id, &w.quotas)?;
         insert_event(&mut tx, w.game_id, cache.ply, w.event, w.now)?;
         tx.commit()?;
         Ok(revision + 1)
@@ -223,6 +229,7 @@ impl Postgres {
             ],
         )?;
         insert_notes(&mut tx, join.game_id, &join.notes, join.now)?;
+        sync_bot_queue(&mut tx, join.game_id, &Quotas::default())?;
         insert_event(&mut tx, join.game_id, cache.ply, "joined", join.now)?;
         if join.starts {
             insert_event(&mut tx, join.game_id, cache.ply, "started", join.now)?;

@@ -15,6 +15,9 @@ mod games;
 mod mail;
 mod ratings;
 pub(super) mod schema;
+mod shared;
+
+pub(super) use shared::{PgClaimer, PgListener};
 
 use std::time::Duration;
 
@@ -36,6 +39,8 @@ const EVENTS_LOCK: i64 = 0x706c_6f79_6400_0002;
 /// A PostgreSQL database.
 pub(super) struct Postgres {
     pool: r2d2::Pool<PostgresConnectionManager<NoTls>>,
+    /// For connections of their own (listeners).
+    config: postgres::Config,
 }
 
 impl std::fmt::Debug for Postgres {
@@ -62,8 +67,8 @@ impl Postgres {
             .test_on_check_out(false)
             .connection_timeout(Duration::from_secs(10))
             .error_handler(Box::new(r2d2::NopErrorHandler))
-            .build_unchecked(PostgresConnectionManager::new(config, NoTls));
-        Ok(Postgres { pool })
+            .build_unchecked(PostgresConnectionManager::new(config.clone(), NoTls));
+        Ok(Postgres { pool, config })
     }
 
     pub(super) fn conn(&self) -> Result<Conn, StoreError> {
