@@ -30,21 +30,7 @@ use crate::mail_relay::Relay;
 
 /// The flags of every process here: the bot queue and the timers rechecked often.
 fn quick() -> Vec<&'static str> {
-    let mut flags = vec!["--timer-interval", "200ms"];
-    if recheck_flag() {
-        flags.extend(["--bot-recheck", "200ms"]);
-    }
-    flags
-}
-
-/// Whether this `ployd` has `--bot-recheck` (how soon a process notices that the claimer
-/// of a bot move died).
-fn recheck_flag() -> bool {
-    let out = crate::common::ployd()
-        .args(["serve", "--help"])
-        .output()
-        .expect("ployd runs");
-    String::from_utf8_lossy(&out.stdout).contains("--bot-recheck")
+    vec!["--timer-interval", "200ms", "--bot-recheck", "200ms"]
 }
 
 /// Signs up `user` on one of `addrs` and opens a session there; the cookie.
@@ -178,6 +164,8 @@ fn a_race_of_16_on_one_move_over_three_processes_has_one_winner() {
 struct Played {
     games: Vec<(i64, Vec<String>)>,
     acknowledged: usize,
+    /// Requests that got no answer (their process had died or was dying).
+    failed: usize,
     latencies: Vec<Duration>,
     span: (Instant, Instant),
 }
@@ -186,7 +174,7 @@ struct Played {
 /// without an answer (its process died), reads the game to learn the move's fate and
 /// sends it again only if it is not in the log. Returns whether a 200 acknowledged it
 /// (`false`: it was found in the log after a failed request) and the latency of the try
-/// that answered.
+/// that answered; `failed` counts the requests without an answer.
 fn play_surely(
     addrs: &[SocketAddr],
     rng: &mut Rng,
@@ -194,6 +182,7 @@ fn play_surely(
     ply: usize,
     mv: &str,
     cookie: &str,
+    failed: &mut usize,
 ) -> (bool, Duration) {
     let body = json!({"move": mv, "ply": ply});
     for _ in 0..100 {
@@ -208,7 +197,10 @@ fn play_surely(
         ) {
             Ok(r) if r.status == 200 => return (true, t.elapsed()),
             Ok(r) => assert_eq!(r.status, 409, "board {id} move {ply}: {}", r.text()),
-            Err(_) => std::thread::sleep(Duration::from_millis(10)),
+            Err(_) => {
+                *failed += 1;
+                std::thread::sleep(Duration::from_millis(10));
+            }
         }
         // The fate of the move is unknown (or a process that died committed it while a
         // repetition was refused): the log says.
@@ -251,6 +243,7 @@ fn spread_client(
         })
         .collect();
     let mut acknowledged = 0;
+    let mut failed = 0;
     let mut latencies = Vec::new();
     let first = Instant::now();
     for _ in 0..moves {
@@ -260,8 +253,15 @@ fn spread_client(
             }
             let mv = pick(game, &mut rng);
             let seat = game.position().mover().index();
-            let (acked, latency) =
-                play_surely(addrs, &mut rng, *id, log.len(), &text(mv), &cookies[seat]);
+            let (acked, latency) = play_surely(
+                addrs,
+                &mut rng,
+                *id,
+                log.len(),
+                &text(mv),
+                &cookies[seat],
+                &mut failed,
+            );
             if acked {
                 acknowledged += 1;
                 latencies.push(latency);
@@ -274,6 +274,7 @@ fn spread_client(
     Played {
         games: boards.into_iter().map(|(id, _, log)| (id, log)).collect(),
         acknowledged,
+        failed,
         latencies,
         span: (first, Instant::now()),
     }
@@ -358,11 +359,14 @@ fn eight_clients_lose_no_move_while_one_of_three_processes_is_killed_twice() {
         .map(|(_, l)| l.len())
         .sum();
     let acknowledged: usize = played.iter().map(|p| p.acknowledged).sum();
+    let failed: usize = played.iter().map(|p| p.failed).sum();
     eprintln!(
         "cluster_kills: {games} games, {total} moves, {acknowledged} acknowledged by a 200, \
-         {} found in the log after a failed request",
+         {} found in the log after a request without an answer; {failed} requests without \
+         an answer",
         total - acknowledged
     );
+    assert!(failed > 0, "the clients met the killed process");
     assert_eq!(games, 100);
     assert!(total >= 1500, "{total} moves");
     // Every move played is in the log once: the rows are exactly the moves played.
