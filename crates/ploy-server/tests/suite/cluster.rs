@@ -649,7 +649,6 @@ fn a_deadline_fires_exactly_once_with_three_processes_sweeping() {
 #[test]
 #[ignore = "a measurement; run with --ignored --nocapture in release mode"]
 fn cluster_figure() {
-    let mut rows = Vec::new();
     for n in 0..=3 {
         let (label, _servers, _pg, addrs) = if n == 0 {
             let dir = temp_dir("cluster-figure-sqlite");
@@ -680,14 +679,12 @@ fn cluster_figure() {
         let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q).round() as usize];
         let moves = latencies.len();
         let seconds = (end - start).as_secs_f64();
-        rows.push(format!(
+        println!(
             "{label}: {moves} moves in {seconds:.1} s = {:.0} moves/s; latency p50 {:.1} ms, \
              p95 {:.1} ms",
             moves as f64 / seconds,
             at(0.5).as_secs_f64() * 1000.0,
             at(0.95).as_secs_f64() * 1000.0
-        ));
-        eprintln!("{}", rows.last().unwrap());
+        );
     }
-    println!("{}", rows.join("\n"));
 }
