@@ -5,6 +5,7 @@ mod accounts_public;
 mod bodies;
 mod bot_levels;
 mod cdp;
+mod cluster;
 mod command_bounds;
 mod commands;
 mod common;

@@ -426,3 +426,88 @@ fn migrate_copies_a_sqlite_database_into_an_empty_postgresql_one_only() {
         .get(0);
     assert_eq!(tables, 0, "the refused copy touched nothing");
 }
+
+/// `ployd outbox` on `db` with `args`; whether it succeeded, and what it printed.
+fn outbox(db: &str, args: &[&str]) -> (bool, String) {
+    let out = ployd()
+        .args(["outbox", "--db", db])
+        .args(args)
+        .output()
+        .unwrap();
+    (out.status.success(), text(&out))
+}
+
+#[test]
+fn migrate_copies_a_queued_mail_that_is_then_listed_and_sent_from_postgresql() {
+    let Some(c) = cluster("migrate_copies_a_queued_mail") else {
+        return;
+    };
+    let dir = temp_dir("pg-migrate-mail");
+    let file = dir.join("games.db");
+    let file_arg = format!("sqlite:{}", file.display());
+    // A code to confirm the address waits in the mail queue of the file.
+    let made = commands(
+        &file_arg,
+        &[
+            "signup alice pw-secret",
+            "email alice pw-secret alice@example.org",
+        ],
+    );
+    assert!(!made.contains("error"), "{made}");
+    let (ok, waiting) = outbox(&file_arg, &[]);
+    assert!(ok, "{waiting}");
+    assert!(
+        waiting.contains("to alice@example.org (alice)"),
+        "{waiting}"
+    );
+    assert!(waiting.contains("(waiting"), "{waiting}");
+
+    let db = c.database("migrate_mail");
+    let address = c.address(&db);
+    let out = ployd()
+        .args(["migrate", "--from"])
+        .arg(&file)
+        .args(["--to", &address])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    // The same queue on PostgreSQL: the same message waiting, by the same number.
+    assert_eq!(outbox(&address, &[]), (true, waiting.clone()));
+
+    // Sent from PostgreSQL through a relay: the code it carries confirms the address there.
+    let relay = crate::mail_relay::Relay::start(&dir, &[]);
+    let (ok, sent) = outbox(
+        &address,
+        &[
+            "--send",
+            "--smtp",
+            &relay.target(),
+            "--mail-from",
+            crate::mail_out::FROM,
+            "--smtp-timeout",
+            "2",
+        ],
+    );
+    assert!(ok, "{sent}");
+    assert_eq!(sent, "sent 1, refused 0\n");
+    let mails = relay.messages();
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    assert_eq!(mails[0].to, "alice@example.org");
+    assert!(
+        waiting.starts_with(&format!("[{}] ", mails[0].number)),
+        "{waiting}"
+    );
+    crate::mail_out::check_common(&mails[0], "alice");
+    let code = crate::mail_out::code_in(&mails[0]);
+    let confirmed = commands(&address, &[&format!("confirm alice pw-secret {code}")]);
+    assert!(confirmed.starts_with("ok"), "{confirmed}");
+
+    // Nothing waits any more on PostgreSQL, where the message is listed as sent; the file's
+    // queue is as it was (the copy was sent, not the file's row).
+    let (ok, now) = outbox(&address, &[]);
+    assert!(ok && !now.contains("alice@example.org"), "{now}");
+    let (ok, all) = outbox(&address, &["--all"]);
+    assert!(ok && all.contains("to alice@example.org (alice)"), "{all}");
+    assert!(all.contains("(sent at "), "{all}");
+    assert_eq!(outbox(&file_arg, &[]), (true, waiting));
+}

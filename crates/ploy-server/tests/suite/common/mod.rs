@@ -7,6 +7,7 @@
 //! always, and pass it on through [`db_arg`] (to `--db`) or [`open_store`].
 #![allow(dead_code)]
 
+pub mod cluster;
 pub mod pg;
 
 use std::collections::HashMap;
