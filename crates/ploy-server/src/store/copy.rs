@@ -124,6 +124,8 @@ pub fn copy_to_postgres(
         }
         copied.push((table, rows.len() as u64));
     }
+    // The copied events keep their numbers as their places (SQLite's order is theirs).
+    tx.execute("UPDATE events SET pos = seq", &[])?;
     for (table, column) in IDENTITIES {
         let floor: i64 = if *table == "games" { 100 } else { 0 };
         tx.execute(

@@ -423,7 +423,8 @@ pub fn status_word(over: bool, invited: bool) -> &'static str {
 /// A change of a game, for listeners.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
-    /// Its number (increasing).
+    /// Its number, increasing in the order the changes committed (on PostgreSQL the place
+    /// the event was given after its commit, `pos`, rather than its identity).
     pub seq: i64,
     /// The game.
     pub game_id: i64,

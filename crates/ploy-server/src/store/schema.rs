@@ -195,7 +195,8 @@ pub const MIGRATIONS: &[&str] = &[
     //    for, its place in line and the process computing it (the backend pid and start of
     //    that process's presence connection); each user's last turn in the queue. The
     //    throttles: per limit and key (a client network, or a network and a userid), the
-    //    rate limiter's state and the lock of failed password checks.
+    //    rate limiter's state and the lock of failed password checks. An event's place in
+    //    the order of commits (`pos`: PostgreSQL's; on SQLite `seq` is that order).
     "
     CREATE TABLE bot_queue (
         game_id INTEGER PRIMARY KEY NOT NULL REFERENCES games(id),
@@ -209,6 +210,7 @@ pub const MIGRATIONS: &[&str] = &[
         owner TEXT PRIMARY KEY NOT NULL COLLATE NOCASE,
         served INTEGER NOT NULL
     ) WITHOUT ROWID;
+    ALTER TABLE events ADD COLUMN pos INTEGER;
     CREATE TABLE throttles (
         kind TEXT NOT NULL,
         key TEXT NOT NULL,

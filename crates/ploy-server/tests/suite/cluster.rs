@@ -328,8 +328,23 @@ fn eight_clients_lose_no_move_while_one_of_three_processes_is_killed_twice() {
     let progress = AtomicUsize::new(0);
     let done = AtomicBool::new(false);
     let mut victim = s.servers.remove(Rng(5).below(3));
+    // A site-wide event stream on a process that stays up sees every change of every game
+    // once, in increasing numbers, whichever process wrote it.
+    let mut site = stream(s.servers[0].addr, "/api/events");
+    site.get_ref()
+        .set_read_timeout(Some(Duration::from_secs(1)))
+        .unwrap();
     let mut kills = 0;
-    let played = std::thread::scope(|scope| {
+    let (played, reader) = std::thread::scope(|scope| {
+        let reader = scope.spawn(|| {
+            let mut seen = Vec::new();
+            while !done.load(Ordering::Relaxed) {
+                if let Some(e) = site_event(&mut site) {
+                    seen.push(e);
+                }
+            }
+            seen
+        });
         let killer = scope.spawn(|| {
             // Killed after about a fifth and again after about half of the moves (up to
             // 3,000), restarted a little later each time.
@@ -349,7 +364,7 @@ fn eight_clients_lose_no_move_while_one_of_three_processes_is_killed_twice() {
         let played = play_spread(&addrs, 8, 100, 30, &progress);
         done.store(true, Ordering::Relaxed);
         killer.join().unwrap();
-        played
+        (played, reader.join().unwrap())
     });
     assert_eq!(kills, 2, "the process was killed twice during the games");
     let games: usize = played.iter().map(|p| p.games.len()).sum();
@@ -374,6 +389,32 @@ fn eight_clients_lose_no_move_while_one_of_three_processes_is_killed_twice() {
     let (ok, out) = s.check();
     assert!(ok, "{out}");
     assert!(out.contains("100 games replayed, 0 problems"), "{out}");
+
+    // Read on until the stream has as many events as the table (the last ones may still
+    // be on their way), at most 10 s after the games.
+    let events = s.count("SELECT COUNT(*) FROM events") as usize;
+    let limit = Instant::now() + Duration::from_secs(10);
+    let mut seen = reader;
+    while seen.len() < events && Instant::now() < limit {
+        if let Some(e) = site_event(&mut site) {
+            seen.push(e);
+        }
+    }
+    assert!(
+        seen.windows(2).all(|w| w[0].0 < w[1].0),
+        "the stream's numbers increase"
+    );
+    let mut got: Vec<(i64, i64, String)> = seen.into_iter().map(|(_, g, p, k)| (g, p, k)).collect();
+    got.sort();
+    let mut stored: Vec<(i64, i64, String)> = s
+        .client()
+        .query("SELECT game_id, ply, kind FROM events", &[])
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .collect();
+    stored.sort();
+    assert_eq!(got, stored, "the stream saw every event once");
 }
 
 /// Reads an event stream until an event whose data satisfies `want`, for at most
@@ -391,6 +432,39 @@ fn next_event(reader: &mut BufReader<TcpStream>, want: impl Fn(&Value) -> bool) 
             && want(&v)
         {
             return v;
+        }
+    }
+}
+
+/// The next event of a stream (its number, board, ply and kind), or `None` when none came
+/// within the read timeout.
+fn site_event(reader: &mut BufReader<TcpStream>) -> Option<(i64, i64, i64, String)> {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) => panic!("the stream ended"),
+            Ok(_) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return None;
+            }
+            Err(e) => panic!("the stream failed: {e}"),
+        }
+        if let Some(data) = line.trim_end().strip_prefix("data: ")
+            && let Ok(v) = serde_json::from_str::<Value>(data)
+            && let (Some(seq), Some(id), Some(ply), Some(kind)) = (
+                v["seq"].as_i64(),
+                v["id"].as_i64(),
+                v["ply"].as_i64(),
+                v["kind"].as_str(),
+            )
+        {
+            return Some((seq, id, ply, kind.to_owned()));
         }
     }
 }

@@ -149,8 +149,9 @@ impl Postgres {
         after: i64,
         limit: usize,
     ) -> Result<Vec<Event>, StoreError> {
+        self.order_events()?;
         let rows = self.conn()?.query(
-            "SELECT seq, game_id, ply, kind FROM events WHERE seq > $1 ORDER BY seq LIMIT $2",
+            "SELECT pos, game_id, ply, kind FROM events WHERE pos > $1 ORDER BY pos LIMIT $2",
             &[&after, &to_i64(limit)],
         )?;
         rows.iter()
@@ -168,7 +169,7 @@ impl Postgres {
     pub(in super::super) fn last_event(&self) -> Result<i64, StoreError> {
         let row = self
             .conn()?
-            .query_one("SELECT COALESCE(MAX(seq), 0)::BIGINT FROM events", &[])?;
+            .query_one("SELECT COALESCE(MAX(pos), 0)::BIGINT FROM events", &[])?;
         Ok(row.get(0))
     }
 }

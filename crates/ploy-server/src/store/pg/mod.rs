@@ -6,9 +6,17 @@
 //! game's row (`SELECT ... FOR UPDATE`) before it counts the moves of the log again, so of
 //! two racing moves the second waits, then sees the first's move and is refused as stale;
 //! a rated ending locks its two players' rows before it reads their ratings; a confirmation
-//! code locks its address row. Every write that adds an event takes a transaction-level
-//! advisory lock just before, so that events are numbered in the order they commit (an
-//! event stream reading "after number N" misses none).
+//! code locks its address row.
+//!
+//! Events are read in the order their transactions committed, so that a stream reading
+//! "after N" misses none, without every write waiting for the others: a write inserts its
+//! events unnumbered (their `seq` is only an identity), and a reader first gives every
+//! committed unnumbered event its place `pos`, after the highest given, in one short
+//! transaction under an advisory lock ([`Postgres::order_events`]). Events numbered by one
+//! such transaction are all visible at once, and the next starts after it committed, so
+//! the places grow in the order they become visible. (Numbering them inside each write,
+//! under one lock held until its commit, made every write of the site wait for the
+//! previous one's commit.)
 
 mod accounts;
 mod games;
@@ -34,7 +42,7 @@ type Conn = r2d2::PooledConnection<PostgresConnectionManager<NoTls>>;
 /// The most connections one process opens.
 const POOL_SIZE: u32 = 16;
 
-/// The advisory lock that numbers events in commit order.
+/// The advisory lock under which committed events get their places in order.
 const EVENTS_LOCK: i64 = 0x706c_6f79_6400_0002;
 
 /// A PostgreSQL database.
@@ -74,6 +82,29 @@ impl Postgres {
 
     pub(super) fn conn(&self) -> Result<Conn, StoreError> {
         self.pool.get().map_err(|e| StoreError::Pool(e.to_string()))
+    }
+
+    /// Gives every committed event without a place its place in the order of commits (see
+    /// the module's documentation); nothing when there is none.
+    pub(super) fn order_events(&self) -> Result<(), StoreError> {
+        let mut c = self.conn()?;
+        if c.query_opt("SELECT 1 FROM events WHERE pos IS NULL LIMIT 1", &[])?
+            .is_none()
+        {
+            return Ok(());
+        }
+        let mut tx = c.transaction()?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&EVENTS_LOCK])?;
+        tx.execute(
+            "WITH base AS (SELECT COALESCE(MAX(pos), 0) AS top FROM events),
+                  todo AS (SELECT seq, row_number() OVER (ORDER BY seq) AS n
+                           FROM events WHERE pos IS NULL)
+             UPDATE events e SET pos = base.top + todo.n
+             FROM todo, base WHERE e.seq = todo.seq",
+            &[],
+        )?;
+        tx.commit()?;
+        Ok(())
     }
 
     /// The schema version applied.
@@ -140,7 +171,7 @@ impl Postgres {
     }
 }
 
-/// Appends an event inside `tx`, numbered after every event committed before.
+/// Appends an event inside `tx`; it gets its place once committed ([`Postgres::order_events`]).
 fn insert_event(
     tx: &mut postgres::Transaction<'_>,
     game_id: i64,
@@ -148,7 +179,6 @@ fn insert_event(
     kind: &str,
     at: i64,
 ) -> Result<(), StoreError> {
-    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&EVENTS_LOCK])?;
     tx.execute(
         "INSERT INTO events(game_id, ply, kind, at) VALUES ($1, $2, $3, $4)",
         &[&game_id, &to_i64(ply), &kind, &at],

@@ -199,7 +199,9 @@ pub const PG_MIGRATIONS: &[&str] = &[
     // 6: what several servers on one database share: the bot queue (games waiting for a
     //    bot move, fair across users, claimed with SKIP LOCKED), each user's last turn in
     //    it, and the throttles' state. Inserting an event or a queued bot move notifies the
-    //    other processes (LISTEN ployd_events, ployd_bots).
+    //    other processes (LISTEN ployd_events, ployd_bots). Events get their place in the
+    //    order of commits (`pos`) after they commit, from whichever process reads them
+    //    first, instead of every write waiting for a lock that numbered them in order.
     "
     CREATE SEQUENCE bot_line;
     CREATE TABLE bot_queue (
@@ -214,6 +216,9 @@ pub const PG_MIGRATIONS: &[&str] = &[
         owner CITEXT PRIMARY KEY,
         served BIGINT NOT NULL
     );
+    ALTER TABLE events ADD COLUMN pos BIGINT UNIQUE;
+    UPDATE events SET pos = seq;
+    CREATE INDEX events_unordered ON events(seq) WHERE pos IS NULL;
     CREATE TABLE throttles (
         kind TEXT NOT NULL,
         key TEXT NOT NULL,
