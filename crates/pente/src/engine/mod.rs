@@ -284,6 +284,21 @@ pub fn full_strength_config() -> Config {
     }
 }
 
+/// The configuration of the depth-1 search made when the budget ran out before the main
+/// search completed an iteration: full strength's, without a table, and with quiescence
+/// cut to [`DEPTH_ONE_QUIESCENCE`] plies (a long series of captures and fours below depth 1
+/// can cost hundreds of thousands of nodes).
+fn depth_one_config() -> Config {
+    Config {
+        table_bytes: 0,
+        max_quiescence: DEPTH_ONE_QUIESCENCE,
+        ..full_strength_config()
+    }
+}
+
+/// Most plies of quiescence in the depth-1 search made when the budget ran out first.
+const DEPTH_ONE_QUIESCENCE: u8 = 4;
+
 /// The configuration of the ladder: plain alpha-beta over the narrowed moves, no
 /// quiescence, no reductions, no table (so that widths per ply are respected exactly).
 fn ladder_config() -> Config {
@@ -535,6 +550,26 @@ impl Engine {
         } else {
             self.searcher.search(&g, &[], &limits, &mut observer)
         };
+        let mut r = r;
+        if r.depth == 0 && !pos.is_over() {
+            // No iteration completed within the budget: depth 1 is searched anyway, with
+            // quiescence cut short so that it stays cheap (the budget is exceeded by that
+            // much only).
+            nodes += r.nodes;
+            let mut shallow = Searcher::new(depth_one_config(), self.searcher.evaluator().clone());
+            let one = Limits {
+                depth: Some(1),
+                stop: limits.stop.clone(),
+                ..Limits::default()
+            };
+            let options = SearchOptions::default().with_lines(lines.max(1));
+            r = shallow.search_with(&g, &[], &one, &options, |info: &Info<'_, Move>| {
+                if lines > 1 {
+                    found.see(info);
+                }
+                observer(info);
+            });
+        }
         let analysis = Analysis {
             best_move: r.best_move,
             score: r.score,

@@ -2,6 +2,7 @@
 //! file); each file is a module.
 
 mod common;
+mod defects;
 mod levels;
 mod perft;
 mod properties;

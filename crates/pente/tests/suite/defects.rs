@@ -1,0 +1,68 @@
+//! The defects of the full-strength search named in issue 24: a search answers with at
+//! least depth 1 completed, whatever the budget.
+
+use std::time::Duration;
+
+use pente::{Engine, Limits, Move, Position, Rules, Size, Strength};
+
+fn line(rules: Rules, moves: &str) -> Position {
+    let moves: Vec<Move> = moves
+        .split_whitespace()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    Position::from_moves(rules, &moves)
+        .map_err(|(_, e)| e)
+        .unwrap()
+}
+
+/// The blind spot position of issue 24 after White's `L11` (Black to move, a win for
+/// Black), and two positions where the move is decided: White can make five on row 10
+/// (`O10` or `J10`), and Black must stop White's five at `O10` (`J10` is Black's).
+fn positions() -> Vec<(Position, &'static str)> {
+    let free = Rules::new(Size::S19).without_tournament_rule();
+    vec![
+        (
+            line(
+                Rules::new(Size::S19),
+                "K10 J10 H7 J12 J13 G12 H11 H12 K12 J8 L11",
+            ),
+            "",
+        ),
+        (line(free, "K10 A1 L10 A3 M10 A5 N10 A7"), "O10 J10"),
+        (line(free, "K10 J10 L10 A3 M10 A5 N10"), "O10"),
+    ]
+}
+
+fn budgets() -> Vec<Limits> {
+    vec![
+        Limits::nodes(1),
+        Limits::nodes(10),
+        Limits::move_time(Duration::ZERO),
+    ]
+}
+
+#[test]
+fn every_search_completes_depth_one_whatever_the_budget() {
+    for (pos, decisive) in positions() {
+        for limits in budgets() {
+            for threat_nodes in [0, 200_000] {
+                let mut engine = Engine::new(Strength::Full).with_threat_nodes(threat_nodes);
+                let mut reported = Vec::new();
+                let a = engine.search(&pos, &limits, |info| reported.push(info.depth));
+                assert!(a.depth >= 1, "{limits:?}: depth {} at {pos}", a.depth);
+                assert!(
+                    !reported.is_empty(),
+                    "the observer saw a completed iteration"
+                );
+                let mv = a.best_move.expect("a move while the game goes on");
+                assert!(pos.is_legal(mv));
+                if !decisive.is_empty() {
+                    assert!(
+                        decisive.split_whitespace().any(|d| d == mv.to_string()),
+                        "{limits:?}, threat nodes {threat_nodes}: {mv} instead of {decisive}"
+                    );
+                }
+            }
+        }
+    }
+}
