@@ -405,7 +405,10 @@ impl Engine {
     /// completed iteration of the main search, or the threat search's proven win.
     ///
     /// At full strength (and level 8) the threat search runs first, with at most a quarter
-    /// of the budget; a win it proves is answered at once. Levels 1 to 7 search within
+    /// of the budget; a win it proves is answered at once. With a node or time budget the
+    /// main search then gets three quarters of it, and its move is checked with the rest:
+    /// the opponent searches the position after it, and when that proves a win the other
+    /// moves are searched again without it. Whatever the budget, depth 1 is completed. Levels 1 to 7 search within
     /// their own limits too ([`LevelParams`]). A [`Ladder`] ignores every budget but the
     /// stop flag. A finished game answers `best_move: None` with the
     /// result as the score.
@@ -434,8 +437,85 @@ impl Engine {
         start: Duration,
     ) -> Analysis {
         let threat_nodes = self.threat_nodes;
-        self.search_lines(pos, limits, threat_nodes, 1, observer, start)
-            .0
+        let verify = limits.nodes.is_some() || limits.hard_time.is_some();
+        if !verify {
+            return self
+                .search_lines(pos, limits, threat_nodes, 1, observer, start)
+                .0;
+        }
+        let main = scaled(limits, VERIFY_SHARE_MAIN, VERIFY_PARTS);
+        let mut observer = observer;
+        let (mut analysis, _) =
+            self.search_lines(pos, &main, threat_nodes, 1, &mut observer, start);
+        self.verify_root(pos, limits, &mut analysis, &mut observer, start);
+        analysis
+    }
+
+    /// Checks the chosen move of a full-strength search: after it, the opponent searches
+    /// with an eighth of the budget; a win it proves refutes the move, and the other root
+    /// moves are searched with the next eighth (at most [`VERIFY_CHECKS`] times). The main
+    /// search may miss a win one ply deeper than it reaches (its late moves are reduced and
+    /// quiet positions narrowed), where the opponent's own search, one ply on, finds it.
+    fn verify_root(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        analysis: &mut Analysis,
+        observer: &mut impl FnMut(&Info<'_, Move>),
+        start: Duration,
+    ) {
+        let mut g = SearchPosition::new(pos.clone());
+        g.set_salt(self.seed);
+        g.set_root();
+        g.set_tuning(self.tuning);
+        let mut root = Vec::new();
+        g.generate(&mut root);
+        let mut refuted: Vec<Move> = Vec::new();
+        for _ in 0..VERIFY_CHECKS {
+            let Some(mv) = analysis.best_move else { return };
+            if analysis.by_threats || analysis.score.is_win() || analysis.score.is_loss() {
+                return;
+            }
+            let mut child = g.clone();
+            child.make(mv);
+            if child.position().is_over() {
+                return;
+            }
+            child.set_root();
+            let elapsed = self.clock.now().saturating_sub(start);
+            let check = remaining(&scaled(limits, 1, VERIFY_PARTS), elapsed, limits);
+            let r = self.searcher.search(&child, &[], &check, |_| {});
+            analysis.nodes += r.nodes;
+            if !r.score.is_win() {
+                return;
+            }
+            refuted.push(mv);
+            let rest: Vec<Move> = root
+                .iter()
+                .copied()
+                .filter(|m| !refuted.contains(m))
+                .collect();
+            if rest.is_empty() {
+                // Every move searched loses: the refuted move stands, scored as lost.
+                analysis.score = -r.score;
+                return;
+            }
+            let elapsed = self.clock.now().saturating_sub(start);
+            let again = remaining(&scaled(limits, 1, VERIFY_PARTS), elapsed, limits);
+            let options = SearchOptions::default().with_root_moves(rest);
+            let r2 = self
+                .searcher
+                .search_with(&g, &[], &again, &options, &mut *observer);
+            analysis.nodes += r2.nodes;
+            if r2.best_move.is_none() {
+                return;
+            }
+            analysis.best_move = r2.best_move;
+            analysis.score = r2.score;
+            analysis.depth = r2.depth;
+            analysis.pv = r2.pv;
+            analysis.time = self.clock.now().saturating_sub(start);
+        }
     }
 
     /// A level below 8: the search within the level's limits, several lines, and the
@@ -664,6 +744,38 @@ impl Engine {
         analysis.time = self.clock.now().saturating_sub(start);
         analysis
     }
+}
+
+/// Share of a node or time budget the main search of full strength gets (in eighths); the
+/// rest is for checking its move ([`Engine::search`]).
+const VERIFY_SHARE_MAIN: u32 = 6;
+/// The parts a budget is cut into for the checks.
+const VERIFY_PARTS: u32 = 8;
+/// Most checks of a full-strength move.
+const VERIFY_CHECKS: usize = 1;
+
+/// `limits` with nodes and times scaled by `num / den` (at least one node).
+fn scaled(limits: &Limits, num: u32, den: u32) -> Limits {
+    let mut l = limits.clone();
+    l.nodes = l
+        .nodes
+        .map(|n| (n * u64::from(num) / u64::from(den)).max(1));
+    l.soft_time = l.soft_time.map(|t| t * num / den);
+    l.hard_time = l.hard_time.map(|t| t * num / den);
+    l
+}
+
+/// `part` (a share of `whole`) cut so that, after `elapsed`, it does not go past `whole`'s
+/// times; the times are from now on.
+fn remaining(part: &Limits, elapsed: Duration, whole: &Limits) -> Limits {
+    let mut l = part.clone();
+    if let (Some(t), Some(w)) = (l.hard_time.as_mut(), whole.hard_time) {
+        *t = (*t).min(w.saturating_sub(elapsed));
+    }
+    if let (Some(t), Some(w)) = (l.soft_time.as_mut(), whole.soft_time) {
+        *t = (*t).min(w.saturating_sub(elapsed));
+    }
+    l
 }
 
 /// The smaller of two optional limits (`None`: no limit).
