@@ -251,6 +251,8 @@ pub struct Engine {
     threat_nodes: u64,
     tuning: Tuning,
     clock: Arc<dyn Clock + Send + Sync>,
+    /// The searcher of the opponent's search that checks a move (made at first use).
+    checker: Option<Searcher<SearchPosition, Evaluation>>,
 }
 
 /// A clock shared between the engine and its searcher.
@@ -281,6 +283,15 @@ pub fn full_strength_config() -> Config {
         history: false,
         driver: ploy_search::Driver::AlphaBeta,
         ..Config::default()
+    }
+}
+
+/// The configuration of the opponent's search that checks a move: full strength's with a
+/// table of 16 MiB.
+fn checker_config() -> Config {
+    Config {
+        table_bytes: 16 << 20,
+        ..full_strength_config()
     }
 }
 
@@ -337,6 +348,7 @@ impl Engine {
             threat_nodes: 200_000,
             tuning: Tuning::default(),
             clock: Arc::new(SystemClock::new()),
+            checker: None,
         }
     }
 
@@ -363,6 +375,7 @@ impl Engine {
         let clock: Arc<dyn Clock + Send + Sync> = Arc::new(clock);
         self.searcher.set_clock(SharedClock(Arc::clone(&clock)));
         self.clock = clock;
+        self.checker = None;
         self
     }
 
@@ -406,7 +419,7 @@ impl Engine {
     ///
     /// At full strength (and level 8) the threat search runs first, with at most a quarter
     /// of the budget; a win it proves is answered at once. With a node or time budget the
-    /// main search then gets three quarters of it, and its move is checked with the rest:
+    /// main search then gets five eighths of it, and its move is checked with the rest:
     /// the opponent searches the position after it, and when that proves a win the other
     /// moves are searched again without it. Whatever the budget, depth 1 is completed. Levels 1 to 7 search within
     /// their own limits too ([`LevelParams`]). A [`Ladder`] ignores every budget but the
@@ -448,12 +461,13 @@ impl Engine {
         let (mut analysis, _) =
             self.search_lines(pos, &main, threat_nodes, 1, &mut observer, start);
         self.verify_root(pos, limits, &mut analysis, &mut observer, start);
+        analysis.time = self.clock.now().saturating_sub(start);
         analysis
     }
 
     /// Checks the chosen move of a full-strength search: after it, the opponent searches
-    /// with an eighth of the budget; a win it proves refutes the move, and the other root
-    /// moves are searched with the next eighth (at most [`VERIFY_CHECKS`] times). The main
+    /// with a quarter of the budget; a win it proves refutes the move, and the other root
+    /// moves are searched with the last eighth (at most [`VERIFY_CHECKS`] times). The main
     /// search may miss a win one ply deeper than it reaches (its late moves are reduced and
     /// quiet positions narrowed), where the opponent's own search, one ply on, finds it.
     fn verify_root(
@@ -483,8 +497,21 @@ impl Engine {
             }
             child.set_root();
             let elapsed = self.clock.now().saturating_sub(start);
-            let check = remaining(&scaled(limits, 1, VERIFY_PARTS), elapsed, limits);
-            let r = self.searcher.search(&child, &[], &check, |_| {});
+            let check = remaining(
+                &scaled(limits, VERIFY_SHARE_CHECK, VERIFY_PARTS),
+                elapsed,
+                limits,
+            );
+            // The opponent's search gets a table of its own: the main search's entries
+            // for the position after the move were searched with the narrower width of
+            // the plies below the root and would answer in its place.
+            let checker = self.checker.get_or_insert_with(|| {
+                let mut s = Searcher::new(checker_config(), self.searcher.evaluator().clone());
+                s.set_clock(SharedClock(Arc::clone(&self.clock)));
+                s
+            });
+            checker.clear();
+            let r = checker.search(&child, &[], &check, |_| {});
             analysis.nodes += r.nodes;
             if !r.score.is_win() {
                 return;
@@ -514,7 +541,6 @@ impl Engine {
             analysis.score = r2.score;
             analysis.depth = r2.depth;
             analysis.pv = r2.pv;
-            analysis.time = self.clock.now().saturating_sub(start);
         }
     }
 
@@ -748,7 +774,10 @@ impl Engine {
 
 /// Share of a node or time budget the main search of full strength gets (in eighths); the
 /// rest is for checking its move ([`Engine::search`]).
-const VERIFY_SHARE_MAIN: u32 = 6;
+const VERIFY_SHARE_MAIN: u32 = 5;
+/// Share of the budget for the opponent's search after the chosen move (in eighths; the
+/// last eighth is for searching the other moves when the chosen one is refuted).
+const VERIFY_SHARE_CHECK: u32 = 2;
 /// The parts a budget is cut into for the checks.
 const VERIFY_PARTS: u32 = 8;
 /// Most checks of a full-strength move.
