@@ -795,14 +795,15 @@ fn scaled(limits: &Limits, num: u32, den: u32) -> Limits {
 }
 
 /// `part` (a share of `whole`) cut so that, after `elapsed`, it does not go past `whole`'s
-/// times; the times are from now on.
+/// hard time (its soft time, already spent by the main search, does not cut the part's);
+/// the times are from now on.
 fn remaining(part: &Limits, elapsed: Duration, whole: &Limits) -> Limits {
     let mut l = part.clone();
     if let (Some(t), Some(w)) = (l.hard_time.as_mut(), whole.hard_time) {
         *t = (*t).min(w.saturating_sub(elapsed));
     }
-    if let (Some(t), Some(w)) = (l.soft_time.as_mut(), whole.soft_time) {
-        *t = (*t).min(w.saturating_sub(elapsed));
+    if let (Some(t), Some(h)) = (l.soft_time.as_mut(), l.hard_time) {
+        *t = (*t).min(h);
     }
     l
 }
@@ -863,4 +864,24 @@ pub(crate) const fn mix64(z: u64) -> u64 {
 
 fn clamp16(v: i32) -> i16 {
     v.clamp(-i32::from(Score::EVAL_MAX), i32::from(Score::EVAL_MAX)) as i16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The check after a timed main search keeps its own share of the time: the whole
+    /// budget's soft time, spent by the main search, does not cut it to nothing.
+    #[test]
+    fn the_checks_share_of_a_time_budget_survives_the_main_search() {
+        let whole = Limits::move_time(Duration::from_secs(8));
+        let part = scaled(&whole, VERIFY_SHARE_CHECK, VERIFY_PARTS);
+        let after_main = remaining(&part, Duration::from_secs(5), &whole);
+        assert_eq!(after_main.hard_time, Some(Duration::from_secs(2)));
+        assert_eq!(after_main.soft_time, Some(Duration::from_secs(1)));
+        let late = remaining(&part, Duration::from_millis(7_500), &whole);
+        assert_eq!(late.hard_time, Some(Duration::from_millis(500)));
+        assert_eq!(late.soft_time, Some(Duration::from_millis(500)));
+        assert_eq!(scaled(&Limits::nodes(3), 1, 8).nodes, Some(1));
+    }
 }
