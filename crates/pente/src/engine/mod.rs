@@ -251,6 +251,8 @@ pub struct Engine {
     threat_nodes: u64,
     tuning: Tuning,
     clock: Arc<dyn Clock + Send + Sync>,
+    /// The searcher of the opponent's search that checks a move (made at first use).
+    checker: Option<Searcher<SearchPosition, Evaluation>>,
 }
 
 /// A clock shared between the engine and its searcher.
@@ -281,6 +283,15 @@ pub fn full_strength_config() -> Config {
         history: false,
         driver: ploy_search::Driver::AlphaBeta,
         ..Config::default()
+    }
+}
+
+/// The configuration of the opponent's search that checks a move: full strength's with a
+/// table of 16 MiB.
+fn checker_config() -> Config {
+    Config {
+        table_bytes: 16 << 20,
+        ..full_strength_config()
     }
 }
 
@@ -337,6 +348,7 @@ impl Engine {
             threat_nodes: 200_000,
             tuning: Tuning::default(),
             clock: Arc::new(SystemClock::new()),
+            checker: None,
         }
     }
 
@@ -363,6 +375,7 @@ impl Engine {
         let clock: Arc<dyn Clock + Send + Sync> = Arc::new(clock);
         self.searcher.set_clock(SharedClock(Arc::clone(&clock)));
         self.clock = clock;
+        self.checker = None;
         self
     }
 
@@ -405,7 +418,10 @@ impl Engine {
     /// completed iteration of the main search, or the threat search's proven win.
     ///
     /// At full strength (and level 8) the threat search runs first, with at most a quarter
-    /// of the budget; a win it proves is answered at once. Levels 1 to 7 search within
+    /// of the budget; a win it proves is answered at once. With a node or time budget the
+    /// main search then gets five eighths of it, and its move is checked with the rest:
+    /// the opponent searches the position after it, and when that proves a win the other
+    /// moves are searched again without it. Whatever the budget, depth 1 is completed. Levels 1 to 7 search within
     /// their own limits too ([`LevelParams`]). A [`Ladder`] ignores every budget but the
     /// stop flag. A finished game answers `best_move: None` with the
     /// result as the score.
@@ -434,8 +450,98 @@ impl Engine {
         start: Duration,
     ) -> Analysis {
         let threat_nodes = self.threat_nodes;
-        self.search_lines(pos, limits, threat_nodes, 1, observer, start)
-            .0
+        let verify = limits.nodes.is_some() || limits.hard_time.is_some();
+        if !verify {
+            return self
+                .search_lines(pos, limits, threat_nodes, 1, observer, start)
+                .0;
+        }
+        let main = scaled(limits, VERIFY_SHARE_MAIN, VERIFY_PARTS);
+        let mut observer = observer;
+        let (mut analysis, _) =
+            self.search_lines(pos, &main, threat_nodes, 1, &mut observer, start);
+        self.verify_root(pos, limits, &mut analysis, &mut observer, start);
+        analysis.time = self.clock.now().saturating_sub(start);
+        analysis
+    }
+
+    /// Checks the chosen move of a full-strength search: after it, the opponent searches
+    /// with a quarter of the budget; a win it proves refutes the move, and the other root
+    /// moves are searched with the last eighth (at most [`VERIFY_CHECKS`] times). The main
+    /// search may miss a win one ply deeper than it reaches (its late moves are reduced and
+    /// quiet positions narrowed), where the opponent's own search, one ply on, finds it.
+    fn verify_root(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        analysis: &mut Analysis,
+        observer: &mut impl FnMut(&Info<'_, Move>),
+        start: Duration,
+    ) {
+        let mut g = SearchPosition::new(pos.clone());
+        g.set_salt(self.seed);
+        g.set_root();
+        g.set_tuning(self.tuning);
+        let mut root = Vec::new();
+        g.generate(&mut root);
+        let mut refuted: Vec<Move> = Vec::new();
+        for _ in 0..VERIFY_CHECKS {
+            let Some(mv) = analysis.best_move else { return };
+            if analysis.by_threats || analysis.score.is_win() || analysis.score.is_loss() {
+                return;
+            }
+            let mut child = g.clone();
+            child.make(mv);
+            if child.position().is_over() {
+                return;
+            }
+            child.set_root();
+            let elapsed = self.clock.now().saturating_sub(start);
+            let check = remaining(
+                &scaled(limits, VERIFY_SHARE_CHECK, VERIFY_PARTS),
+                elapsed,
+                limits,
+            );
+            // The opponent's search gets a table of its own: the main search's entries
+            // for the position after the move were searched with the narrower width of
+            // the plies below the root and would answer in its place.
+            let checker = self.checker.get_or_insert_with(|| {
+                let mut s = Searcher::new(checker_config(), self.searcher.evaluator().clone());
+                s.set_clock(SharedClock(Arc::clone(&self.clock)));
+                s
+            });
+            checker.clear();
+            let r = checker.search(&child, &[], &check, |_| {});
+            analysis.nodes += r.nodes;
+            if !r.score.is_win() {
+                return;
+            }
+            refuted.push(mv);
+            let rest: Vec<Move> = root
+                .iter()
+                .copied()
+                .filter(|m| !refuted.contains(m))
+                .collect();
+            if rest.is_empty() {
+                // Every move searched loses: the refuted move stands, scored as lost.
+                analysis.score = -r.score;
+                return;
+            }
+            let elapsed = self.clock.now().saturating_sub(start);
+            let again = remaining(&scaled(limits, 1, VERIFY_PARTS), elapsed, limits);
+            let options = SearchOptions::default().with_root_moves(rest);
+            let r2 = self
+                .searcher
+                .search_with(&g, &[], &again, &options, &mut *observer);
+            analysis.nodes += r2.nodes;
+            if r2.best_move.is_none() {
+                return;
+            }
+            analysis.best_move = r2.best_move;
+            analysis.score = r2.score;
+            analysis.depth = r2.depth;
+            analysis.pv = r2.pv;
+        }
     }
 
     /// A level below 8: the search within the level's limits, several lines, and the
@@ -666,6 +772,42 @@ impl Engine {
     }
 }
 
+/// Share of a node or time budget the main search of full strength gets (in eighths); the
+/// rest is for checking its move ([`Engine::search`]).
+const VERIFY_SHARE_MAIN: u32 = 5;
+/// Share of the budget for the opponent's search after the chosen move (in eighths; the
+/// last eighth is for searching the other moves when the chosen one is refuted).
+const VERIFY_SHARE_CHECK: u32 = 2;
+/// The parts a budget is cut into for the checks.
+const VERIFY_PARTS: u32 = 8;
+/// Most checks of a full-strength move.
+const VERIFY_CHECKS: usize = 1;
+
+/// `limits` with nodes and times scaled by `num / den` (at least one node).
+fn scaled(limits: &Limits, num: u32, den: u32) -> Limits {
+    let mut l = limits.clone();
+    l.nodes = l
+        .nodes
+        .map(|n| (n * u64::from(num) / u64::from(den)).max(1));
+    l.soft_time = l.soft_time.map(|t| t * num / den);
+    l.hard_time = l.hard_time.map(|t| t * num / den);
+    l
+}
+
+/// `part` (a share of `whole`) cut so that, after `elapsed`, it does not go past `whole`'s
+/// hard time (its soft time, already spent by the main search, does not cut the part's);
+/// the times are from now on.
+fn remaining(part: &Limits, elapsed: Duration, whole: &Limits) -> Limits {
+    let mut l = part.clone();
+    if let (Some(t), Some(w)) = (l.hard_time.as_mut(), whole.hard_time) {
+        *t = (*t).min(w.saturating_sub(elapsed));
+    }
+    if let (Some(t), Some(h)) = (l.soft_time.as_mut(), l.hard_time) {
+        *t = (*t).min(h);
+    }
+    l
+}
+
 /// The smaller of two optional limits (`None`: no limit).
 fn min_option<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
     match (a, b) {
@@ -722,4 +864,24 @@ pub(crate) const fn mix64(z: u64) -> u64 {
 
 fn clamp16(v: i32) -> i16 {
     v.clamp(-i32::from(Score::EVAL_MAX), i32::from(Score::EVAL_MAX)) as i16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The check after a timed main search keeps its own share of the time: the whole
+    /// budget's soft time, spent by the main search, does not cut it to nothing.
+    #[test]
+    fn the_checks_share_of_a_time_budget_survives_the_main_search() {
+        let whole = Limits::move_time(Duration::from_secs(8));
+        let part = scaled(&whole, VERIFY_SHARE_CHECK, VERIFY_PARTS);
+        let after_main = remaining(&part, Duration::from_secs(5), &whole);
+        assert_eq!(after_main.hard_time, Some(Duration::from_secs(2)));
+        assert_eq!(after_main.soft_time, Some(Duration::from_secs(1)));
+        let late = remaining(&part, Duration::from_millis(7_500), &whole);
+        assert_eq!(late.hard_time, Some(Duration::from_millis(500)));
+        assert_eq!(late.soft_time, Some(Duration::from_millis(500)));
+        assert_eq!(scaled(&Limits::nodes(3), 1, 8).nodes, Some(1));
+    }
 }
