@@ -3,6 +3,7 @@
 
 mod eval;
 pub(crate) mod patterns;
+mod proven;
 mod state;
 mod threat;
 
@@ -21,6 +22,7 @@ pub use state::{SearchPosition, Tuning};
 
 use crate::position::Position;
 use crate::types::Move;
+use proven::{Continuation, ProvenWin};
 use state::Narrowing;
 use threat::{ThreatBudget, ThreatSearch};
 
@@ -253,6 +255,8 @@ pub struct Engine {
     clock: Arc<dyn Clock + Send + Sync>,
     /// The searcher of the opponent's search that checks a move (made at first use).
     checker: Option<Searcher<SearchPosition, Evaluation>>,
+    /// The win announced with the last full-strength move, kept for the next one.
+    proven: Option<ProvenWin>,
 }
 
 /// A clock shared between the engine and its searcher.
@@ -349,6 +353,7 @@ impl Engine {
             tuning: Tuning::default(),
             clock: Arc::new(SystemClock::new()),
             checker: None,
+            proven: None,
         }
     }
 
@@ -404,9 +409,18 @@ impl Engine {
         self.strength = Strength::Level(level);
     }
 
-    /// Forgets the table and killers (a new game).
+    /// Forgets the table, the killers and the win announced with the last move (a new
+    /// game).
     pub fn clear(&mut self) {
         self.searcher.clear();
+        self.proven = None;
+    }
+
+    /// Forgets the win announced with the last move (see [`Engine::search`]) and keeps the
+    /// table: the next search answers as if it were the first of a game, with what the
+    /// table holds.
+    pub fn forget_proven_win(&mut self) {
+        self.proven = None;
     }
 
     fn next_random(&mut self) -> u64 {
@@ -421,10 +435,22 @@ impl Engine {
     /// of the budget; a win it proves is answered at once. With a node or time budget the
     /// main search then gets five eighths of it, and its move is checked with the rest:
     /// the opponent searches the position after it, and when that proves a win the other
-    /// moves are searched again without it. Whatever the budget, depth 1 is completed. Levels 1 to 7 search within
-    /// their own limits too ([`LevelParams`]). A [`Ladder`] ignores every budget but the
-    /// stop flag. A finished game answers `best_move: None` with the
-    /// result as the score.
+    /// moves are searched again without it. Whatever the budget, depth 1 is completed.
+    ///
+    /// A win announced at full strength is kept across moves: the engine remembers the
+    /// position after its move and the expected line, and when it is next asked to move in
+    /// a position one reply later (a game played with one engine, as the front ends do) it
+    /// must announce a win at least two plies shorter. When the main search does not (its
+    /// table, kept between moves, usually still holds the proof), a search for a forced
+    /// win within that many plies, without reductions, takes the rest of the budget (the
+    /// share that would have checked the move; 2,000,000 nodes without a node or time
+    /// budget): first of the stored line's move when the opponent replied as expected,
+    /// then of every move. [`Engine::clear`] and [`Engine::forget_proven_win`] forget the
+    /// announcement.
+    ///
+    /// Levels 1 to 7 search within their own limits too ([`LevelParams`]). A [`Ladder`]
+    /// ignores every budget but the stop flag. A finished game answers `best_move: None`
+    /// with the result as the score.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -437,8 +463,14 @@ impl Engine {
             Strength::Level(level) if level.is_full() => {
                 self.search_full(pos, limits, observer, start)
             }
-            Strength::Level(level) => self.search_weaker(pos, level, limits, observer, start),
-            Strength::Ladder(ladder) => self.search_ladder(pos, &ladder, limits, start),
+            Strength::Level(level) => {
+                self.proven = None;
+                self.search_weaker(pos, level, limits, observer, start)
+            }
+            Strength::Ladder(ladder) => {
+                self.proven = None;
+                self.search_ladder(pos, &ladder, limits, start)
+            }
         }
     }
 
@@ -449,20 +481,85 @@ impl Engine {
         observer: impl FnMut(&Info<'_, Move>),
         start: Duration,
     ) -> Analysis {
+        let claim = self.proven.take().and_then(|p| p.continuation(pos));
         let threat_nodes = self.threat_nodes;
         let verify = limits.nodes.is_some() || limits.hard_time.is_some();
-        if !verify {
-            return self
-                .search_lines(pos, limits, threat_nodes, 1, observer, start)
-                .0;
-        }
-        let main = scaled(limits, VERIFY_SHARE_MAIN, VERIFY_PARTS);
         let mut observer = observer;
+        let main = if verify {
+            scaled(limits, VERIFY_SHARE_MAIN, VERIFY_PARTS)
+        } else {
+            limits.clone()
+        };
         let (mut analysis, _) =
             self.search_lines(pos, &main, threat_nodes, 1, &mut observer, start);
-        self.verify_root(pos, limits, &mut analysis, &mut observer, start);
+        match claim {
+            Some(claim) if !claim.kept_by(analysis.score) => {
+                self.play_out(pos, limits, claim, &mut analysis, &mut observer, start);
+            }
+            Some(_) => {}
+            None if verify => {
+                self.verify_root(pos, limits, &mut analysis, &mut observer, start);
+            }
+            None => {}
+        }
         analysis.time = self.clock.now().saturating_sub(start);
+        self.proven = ProvenWin::of(pos, &analysis);
         analysis
+    }
+
+    /// Keeps the win announced with the last move when the main search did not find one
+    /// as short (`claim.bound` plies at most): a search for a forced win within that many
+    /// plies (no reductions), first of the stored line's move, then of every move, with
+    /// the rest of the budget (or [`PLAY_OUT_NODES`] without a node or time budget). A win
+    /// it proves replaces the main search's answer.
+    fn play_out(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        claim: Continuation,
+        analysis: &mut Analysis,
+        observer: &mut impl FnMut(&Info<'_, Move>),
+        start: Duration,
+    ) {
+        let budgeted = limits.nodes.is_some() || limits.hard_time.is_some();
+        let rest = if budgeted {
+            scaled(limits, VERIFY_PARTS - VERIFY_SHARE_MAIN, VERIFY_PARTS)
+        } else {
+            Limits {
+                nodes: Some(PLAY_OUT_NODES),
+                stop: limits.stop.clone(),
+                ..Limits::default()
+            }
+        };
+        let mut g = SearchPosition::new(pos.clone());
+        g.set_salt(self.seed);
+        g.set_root();
+        g.set_tuning(self.tuning);
+        let tries: Vec<(Vec<Move>, u32)> = match claim.stored {
+            Some(m) => vec![(vec![m], 1), (Vec::new(), 2)],
+            None => vec![(Vec::new(), 3)],
+        };
+        for (root_moves, thirds) in tries {
+            let elapsed = self.clock.now().saturating_sub(start);
+            let part = remaining(&scaled(&rest, thirds, 3), elapsed, limits);
+            let options = SearchOptions {
+                root_moves,
+                mate_plies: Some(claim.bound),
+                ..SearchOptions::default()
+            };
+            let r = self
+                .searcher
+                .search_with(&g, &[], &part, &options, &mut *observer);
+            analysis.nodes += r.nodes;
+            if claim.kept_by(r.score) && r.best_move.is_some() {
+                analysis.best_move = r.best_move;
+                analysis.score = r.score;
+                analysis.depth = r.depth;
+                analysis.pv = r.pv;
+                analysis.by_threats = false;
+                return;
+            }
+        }
     }
 
     /// Checks the chosen move of a full-strength search: after it, the opponent searches
@@ -780,6 +877,9 @@ const VERIFY_SHARE_MAIN: u32 = 5;
 const VERIFY_SHARE_CHECK: u32 = 2;
 /// The parts a budget is cut into for the checks.
 const VERIFY_PARTS: u32 = 8;
+/// Most nodes of the search that keeps an announced win ([`Engine::search`]) when the
+/// caller gives no node or time budget.
+const PLAY_OUT_NODES: u64 = 2_000_000;
 /// Most checks of a full-strength move.
 const VERIFY_CHECKS: usize = 1;
 
@@ -883,5 +983,45 @@ mod tests {
         assert_eq!(late.hard_time, Some(Duration::from_millis(500)));
         assert_eq!(late.soft_time, Some(Duration::from_millis(500)));
         assert_eq!(scaled(&Limits::nodes(3), 1, 8).nodes, Some(1));
+    }
+
+    fn line(moves: &str) -> Position {
+        let moves: Vec<Move> = moves
+            .split_whitespace()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        Position::from_moves(crate::Rules::new(crate::Size::S19), &moves)
+            .map_err(|(_, e)| e)
+            .unwrap()
+    }
+
+    /// When the table has lost what proved the win announced with the last move, the
+    /// engine still keeps the win: its search for a forced win within the bound finds one
+    /// (the stored line's move first) where a search without the announcement does not.
+    #[test]
+    fn an_announced_win_is_kept_when_the_table_has_lost_it() {
+        let start = line("K10 J10 H7 J12 J13 G12 H11 H12 K12 J8 L11");
+        let mut engine = Engine::new(Strength::Full);
+        let a = engine.search(&start, &Limits::nodes(300_000), |_| {});
+        assert_eq!(a.score, Score::win_in(15), "{a:?}");
+        let mut pos = start.clone();
+        pos.play(a.best_move.unwrap()).unwrap();
+        pos.play(a.pv[1]).unwrap();
+        engine.searcher.clear();
+        let kept = engine.search(&pos, &Limits::nodes(10_000), |_| {});
+        assert!(
+            kept.score.is_win() && kept.score.plies_to_result().unwrap() <= 13,
+            "{kept:?}"
+        );
+        assert!(kept.nodes <= 10_000, "within the budget: {}", kept.nodes);
+        let fresh = Engine::new(Strength::Full).search(&pos, &Limits::nodes(10_000), |_| {});
+        assert!(!fresh.score.is_win(), "without the announcement: {fresh:?}");
+        // The announcement is of the position one reply after the move only.
+        let mut other = Engine::new(Strength::Full);
+        other.search(&start, &Limits::nodes(300_000), |_| {});
+        other.searcher.clear();
+        other.forget_proven_win();
+        let forgotten = other.search(&pos, &Limits::nodes(10_000), |_| {});
+        assert_eq!(forgotten.score, fresh.score);
     }
 }

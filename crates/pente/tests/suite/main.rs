@@ -6,5 +6,6 @@ mod defects;
 mod levels;
 mod perft;
 mod properties;
+mod proven_wins;
 mod rules;
 mod serde;
