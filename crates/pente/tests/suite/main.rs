@@ -1,6 +1,7 @@
 //! The integration tests of the crate, as one test binary (one link instead of one per
 //! file); each file is a module.
 
+mod analyze_lines;
 mod common;
 mod defects;
 mod levels;
