@@ -440,7 +440,8 @@ impl Engine {
     /// A win announced at full strength is kept across moves: the engine remembers the
     /// position after its move and the expected line, and when it is next asked to move in
     /// a position one reply later (a game played with one engine, as the front ends do) it
-    /// must announce a win at least two plies shorter. When the main search does not (its
+    /// must announce a win at least two plies shorter (searched again in the same position,
+    /// after pondering, a win as short). When the main search does not (its
     /// table, kept between moves, usually still holds the proof), a search for a forced
     /// win within that many plies, without reductions, takes the rest of the budget (the
     /// share that would have checked the move; 2,000,000 nodes without a node or time

@@ -13,6 +13,10 @@ use super::Analysis;
 /// The win the engine announced with its last move.
 #[derive(Clone, Debug)]
 pub(super) struct ProvenWin {
+    /// The position the engine searched (the engine to move).
+    root: Position,
+    /// The move it announced the win with.
+    mv: Move,
     /// The position after the engine's move (the opponent to move).
     after: Position,
     /// The announced win's length in plies, the engine's move included.
@@ -45,6 +49,8 @@ impl ProvenWin {
             return None;
         }
         Some(ProvenWin {
+            root: pos.clone(),
+            mv,
             after,
             plies,
             line: analysis.pv.iter().skip(1).copied().collect(),
@@ -52,8 +58,15 @@ impl ProvenWin {
     }
 
     /// The continuation of this win in `pos`, if `pos` is the position after the engine's
-    /// move and one reply of the opponent.
+    /// move and one reply of the opponent, or the position searched again (a search after
+    /// pondering: the same bound, and the announced move).
     pub fn continuation(&self, pos: &Position) -> Option<Continuation> {
+        if pos.hash() == self.root.hash() && *pos == self.root {
+            return Some(Continuation {
+                bound: self.plies,
+                stored: Some(self.mv),
+            });
+        }
         if pos.rules() != self.after.rules()
             || pos.plies() != self.after.plies() + 1
             || self.plies < 3
@@ -132,8 +145,17 @@ mod tests {
                 stored: None
             })
         );
-        // Not one reply after the move: the position itself, two replies on, another game.
-        assert_eq!(won.continuation(&pos), None);
+        // The position searched again: the same bound, the announced move.
+        assert_eq!(
+            won.continuation(&pos),
+            Some(Continuation {
+                bound: 9,
+                stored: Some(mv("J10"))
+            })
+        );
+        // Not one reply after the move: the position after it, two replies on, another
+        // game.
+        assert_eq!(won.continuation(&line("K10 L9 N12 J10")), None);
         assert_eq!(won.continuation(&line("K10 L9 N12 J10 H10 L10")), None);
         assert_eq!(won.continuation(&line("K10 L9 N12 J11 H10")), None);
         let kept = Continuation {
