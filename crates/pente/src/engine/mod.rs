@@ -3,6 +3,7 @@
 
 mod eval;
 pub(crate) mod patterns;
+mod proven;
 mod state;
 mod threat;
 
@@ -21,6 +22,7 @@ pub use state::{SearchPosition, Tuning};
 
 use crate::position::Position;
 use crate::types::Move;
+use proven::{Continuation, ProvenWin};
 use state::Narrowing;
 use threat::{ThreatBudget, ThreatSearch};
 
@@ -251,6 +253,10 @@ pub struct Engine {
     threat_nodes: u64,
     tuning: Tuning,
     clock: Arc<dyn Clock + Send + Sync>,
+    /// The searcher of the opponent's search that checks a move (made at first use).
+    checker: Option<Searcher<SearchPosition, Evaluation>>,
+    /// The win announced with the last full-strength move, kept for the next one.
+    proven: Option<ProvenWin>,
 }
 
 /// A clock shared between the engine and its searcher.
@@ -281,6 +287,15 @@ pub fn full_strength_config() -> Config {
         history: false,
         driver: ploy_search::Driver::AlphaBeta,
         ..Config::default()
+    }
+}
+
+/// The configuration of the opponent's search that checks a move: full strength's with a
+/// table of 16 MiB.
+fn checker_config() -> Config {
+    Config {
+        table_bytes: 16 << 20,
+        ..full_strength_config()
     }
 }
 
@@ -337,6 +352,8 @@ impl Engine {
             threat_nodes: 200_000,
             tuning: Tuning::default(),
             clock: Arc::new(SystemClock::new()),
+            checker: None,
+            proven: None,
         }
     }
 
@@ -363,6 +380,7 @@ impl Engine {
         let clock: Arc<dyn Clock + Send + Sync> = Arc::new(clock);
         self.searcher.set_clock(SharedClock(Arc::clone(&clock)));
         self.clock = clock;
+        self.checker = None;
         self
     }
 
@@ -391,9 +409,18 @@ impl Engine {
         self.strength = Strength::Level(level);
     }
 
-    /// Forgets the table and killers (a new game).
+    /// Forgets the table, the killers and the win announced with the last move (a new
+    /// game).
     pub fn clear(&mut self) {
         self.searcher.clear();
+        self.proven = None;
+    }
+
+    /// Forgets the win announced with the last move (see [`Engine::search`]) and keeps the
+    /// table: the next search answers as if it were the first of a game, with what the
+    /// table holds.
+    pub fn forget_proven_win(&mut self) {
+        self.proven = None;
     }
 
     fn next_random(&mut self) -> u64 {
@@ -405,10 +432,26 @@ impl Engine {
     /// completed iteration of the main search, or the threat search's proven win.
     ///
     /// At full strength (and level 8) the threat search runs first, with at most a quarter
-    /// of the budget; a win it proves is answered at once. Levels 1 to 7 search within
-    /// their own limits too ([`LevelParams`]). A [`Ladder`] ignores every budget but the
-    /// stop flag. A finished game answers `best_move: None` with the
-    /// result as the score.
+    /// of the budget; a win it proves is answered at once. With a node or time budget the
+    /// main search then gets five eighths of it, and its move is checked with the rest:
+    /// the opponent searches the position after it, and when that proves a win the other
+    /// moves are searched again without it. Whatever the budget, depth 1 is completed.
+    ///
+    /// A win announced at full strength is kept across moves: the engine remembers the
+    /// position after its move and the expected line, and when it is next asked to move in
+    /// a position one reply later (a game played with one engine, as the front ends do) it
+    /// must announce a win at least two plies shorter (searched again in the same position,
+    /// after pondering, a win as short). When the main search does not (its
+    /// table, kept between moves, usually still holds the proof), a search for a forced
+    /// win within that many plies, without reductions, takes the rest of the budget (the
+    /// share that would have checked the move; 2,000,000 nodes without a node or time
+    /// budget): first of the stored line's move when the opponent replied as expected,
+    /// then of every move. [`Engine::clear`] and [`Engine::forget_proven_win`] forget the
+    /// announcement.
+    ///
+    /// Levels 1 to 7 search within their own limits too ([`LevelParams`]). A [`Ladder`]
+    /// ignores every budget but the stop flag. A finished game answers `best_move: None`
+    /// with the result as the score.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -421,8 +464,14 @@ impl Engine {
             Strength::Level(level) if level.is_full() => {
                 self.search_full(pos, limits, observer, start)
             }
-            Strength::Level(level) => self.search_weaker(pos, level, limits, observer, start),
-            Strength::Ladder(ladder) => self.search_ladder(pos, &ladder, limits, start),
+            Strength::Level(level) => {
+                self.proven = None;
+                self.search_weaker(pos, level, limits, observer, start)
+            }
+            Strength::Ladder(ladder) => {
+                self.proven = None;
+                self.search_ladder(pos, &ladder, limits, start)
+            }
         }
     }
 
@@ -433,9 +482,164 @@ impl Engine {
         observer: impl FnMut(&Info<'_, Move>),
         start: Duration,
     ) -> Analysis {
+        let claim = self.proven.take().and_then(|p| p.continuation(pos));
         let threat_nodes = self.threat_nodes;
-        self.search_lines(pos, limits, threat_nodes, 1, observer, start)
-            .0
+        let verify = limits.nodes.is_some() || limits.hard_time.is_some();
+        let mut observer = observer;
+        let main = if verify {
+            scaled(limits, VERIFY_SHARE_MAIN, VERIFY_PARTS)
+        } else {
+            limits.clone()
+        };
+        let (mut analysis, _) =
+            self.search_lines(pos, &main, threat_nodes, 1, &mut observer, start);
+        match claim {
+            Some(claim) if !claim.kept_by(analysis.score) => {
+                self.play_out(pos, limits, claim, &mut analysis, &mut observer, start);
+            }
+            Some(_) => {}
+            None if verify => {
+                self.verify_root(pos, limits, &mut analysis, &mut observer, start);
+            }
+            None => {}
+        }
+        analysis.time = self.clock.now().saturating_sub(start);
+        self.proven = ProvenWin::of(pos, &analysis);
+        analysis
+    }
+
+    /// Keeps the win announced with the last move when the main search did not find one
+    /// as short (`claim.bound` plies at most): a search for a forced win within that many
+    /// plies (no reductions), first of the stored line's move, then of every move, with
+    /// the rest of the budget (or [`PLAY_OUT_NODES`] without a node or time budget). A win
+    /// it proves replaces the main search's answer.
+    fn play_out(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        claim: Continuation,
+        analysis: &mut Analysis,
+        observer: &mut impl FnMut(&Info<'_, Move>),
+        start: Duration,
+    ) {
+        let budgeted = limits.nodes.is_some() || limits.hard_time.is_some();
+        let rest = if budgeted {
+            scaled(limits, VERIFY_PARTS - VERIFY_SHARE_MAIN, VERIFY_PARTS)
+        } else {
+            Limits {
+                nodes: Some(PLAY_OUT_NODES),
+                stop: limits.stop.clone(),
+                ..Limits::default()
+            }
+        };
+        let mut g = SearchPosition::new(pos.clone());
+        g.set_salt(self.seed);
+        g.set_root();
+        g.set_tuning(self.tuning);
+        let tries: Vec<(Vec<Move>, u32)> = match claim.stored {
+            Some(m) => vec![(vec![m], 1), (Vec::new(), 2)],
+            None => vec![(Vec::new(), 3)],
+        };
+        for (root_moves, thirds) in tries {
+            let elapsed = self.clock.now().saturating_sub(start);
+            let part = remaining(&scaled(&rest, thirds, 3), elapsed, limits);
+            let options = SearchOptions {
+                root_moves,
+                mate_plies: Some(claim.bound),
+                ..SearchOptions::default()
+            };
+            let r = self
+                .searcher
+                .search_with(&g, &[], &part, &options, &mut *observer);
+            analysis.nodes += r.nodes;
+            if claim.kept_by(r.score) && r.best_move.is_some() {
+                analysis.best_move = r.best_move;
+                analysis.score = r.score;
+                analysis.depth = r.depth;
+                analysis.pv = r.pv;
+                analysis.by_threats = false;
+                return;
+            }
+        }
+    }
+
+    /// Checks the chosen move of a full-strength search: after it, the opponent searches
+    /// with a quarter of the budget; a win it proves refutes the move, and the other root
+    /// moves are searched with the last eighth (at most [`VERIFY_CHECKS`] times). The main
+    /// search may miss a win one ply deeper than it reaches (its late moves are reduced and
+    /// quiet positions narrowed), where the opponent's own search, one ply on, finds it.
+    fn verify_root(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        analysis: &mut Analysis,
+        observer: &mut impl FnMut(&Info<'_, Move>),
+        start: Duration,
+    ) {
+        let mut g = SearchPosition::new(pos.clone());
+        g.set_salt(self.seed);
+        g.set_root();
+        g.set_tuning(self.tuning);
+        let mut root = Vec::new();
+        g.generate(&mut root);
+        let mut refuted: Vec<Move> = Vec::new();
+        for _ in 0..VERIFY_CHECKS {
+            let Some(mv) = analysis.best_move else { return };
+            if analysis.by_threats || analysis.score.is_win() || analysis.score.is_loss() {
+                return;
+            }
+            let mut child = g.clone();
+            child.make(mv);
+            if child.position().is_over() {
+                return;
+            }
+            child.set_root();
+            let elapsed = self.clock.now().saturating_sub(start);
+            let check = remaining(
+                &scaled(limits, VERIFY_SHARE_CHECK, VERIFY_PARTS),
+                elapsed,
+                limits,
+            );
+            // The opponent's search gets a table of its own: the main search's entries
+            // for the position after the move were searched with the narrower width of
+            // the plies below the root and would answer in its place.
+            let checker = self.checker.get_or_insert_with(|| {
+                let mut s = Searcher::new(checker_config(), self.searcher.evaluator().clone());
+                s.set_clock(SharedClock(Arc::clone(&self.clock)));
+                s
+            });
+            checker.clear();
+            let r = checker.search(&child, &[], &check, |_| {});
+            analysis.nodes += r.nodes;
+            if !r.score.is_win() {
+                return;
+            }
+            refuted.push(mv);
+            let rest: Vec<Move> = root
+                .iter()
+                .copied()
+                .filter(|m| !refuted.contains(m))
+                .collect();
+            if rest.is_empty() {
+                // Every move searched loses: the refuted move stands, scored as lost.
+                analysis.score = -r.score;
+                return;
+            }
+            let elapsed = self.clock.now().saturating_sub(start);
+            let again = remaining(&scaled(limits, 1, VERIFY_PARTS), elapsed, limits);
+            let options = SearchOptions::default().with_root_moves(rest);
+            let r2 = self
+                .searcher
+                .search_with(&g, &[], &again, &options, &mut *observer);
+            analysis.nodes += r2.nodes;
+            if r2.best_move.is_none() {
+                return;
+            }
+            analysis.best_move = r2.best_move;
+            analysis.score = r2.score;
+            analysis.depth = r2.depth;
+            analysis.pv = r2.pv;
+        }
     }
 
     /// A level below 8: the search within the level's limits, several lines, and the
@@ -666,6 +870,45 @@ impl Engine {
     }
 }
 
+/// Share of a node or time budget the main search of full strength gets (in eighths); the
+/// rest is for checking its move ([`Engine::search`]).
+const VERIFY_SHARE_MAIN: u32 = 5;
+/// Share of the budget for the opponent's search after the chosen move (in eighths; the
+/// last eighth is for searching the other moves when the chosen one is refuted).
+const VERIFY_SHARE_CHECK: u32 = 2;
+/// The parts a budget is cut into for the checks.
+const VERIFY_PARTS: u32 = 8;
+/// Most nodes of the search that keeps an announced win ([`Engine::search`]) when the
+/// caller gives no node or time budget.
+const PLAY_OUT_NODES: u64 = 2_000_000;
+/// Most checks of a full-strength move.
+const VERIFY_CHECKS: usize = 1;
+
+/// `limits` with nodes and times scaled by `num / den` (at least one node).
+fn scaled(limits: &Limits, num: u32, den: u32) -> Limits {
+    let mut l = limits.clone();
+    l.nodes = l
+        .nodes
+        .map(|n| (n * u64::from(num) / u64::from(den)).max(1));
+    l.soft_time = l.soft_time.map(|t| t * num / den);
+    l.hard_time = l.hard_time.map(|t| t * num / den);
+    l
+}
+
+/// `part` (a share of `whole`) cut so that, after `elapsed`, it does not go past `whole`'s
+/// hard time (its soft time, already spent by the main search, does not cut the part's);
+/// the times are from now on.
+fn remaining(part: &Limits, elapsed: Duration, whole: &Limits) -> Limits {
+    let mut l = part.clone();
+    if let (Some(t), Some(w)) = (l.hard_time.as_mut(), whole.hard_time) {
+        *t = (*t).min(w.saturating_sub(elapsed));
+    }
+    if let (Some(t), Some(h)) = (l.soft_time.as_mut(), l.hard_time) {
+        *t = (*t).min(h);
+    }
+    l
+}
+
 /// The smaller of two optional limits (`None`: no limit).
 fn min_option<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
     match (a, b) {
@@ -723,3 +966,6 @@ pub(crate) const fn mix64(z: u64) -> u64 {
 fn clamp16(v: i32) -> i16 {
     v.clamp(-i32::from(Score::EVAL_MAX), i32::from(Score::EVAL_MAX)) as i16
 }
+
+#[cfg(test)]
+mod tests;

@@ -66,3 +66,24 @@ fn every_search_completes_depth_one_whatever_the_budget() {
         }
     }
 }
+
+/// The blind spot of issue 24: `L11` here looked best to the main search (+2,624 at depth
+/// 15), yet after it Black's own search proves a win (`J9`). A search with a node budget
+/// big enough for that proof must not play `L11`.
+#[test]
+fn a_move_the_opponents_search_proves_lost_is_not_played() {
+    const NODES: u64 = 300_000; // 250,000 is the least that finds it (docs/pente.md)
+    let rules = Rules::new(Size::S19);
+    let before = "K10 J10 H7 J12 J13 G12 H11 H12 K12 J8";
+    let after = line(rules, &format!("{before} L11"));
+    let a = Engine::new(Strength::Full).search(&after, &Limits::nodes(NODES), |_| {});
+    assert!(a.score.is_win(), "after L11 Black wins: {a:?}");
+    let pos = line(rules, before);
+    let a = Engine::new(Strength::Full).search(&pos, &Limits::nodes(NODES), |_| {});
+    assert_ne!(a.best_move, Some("L11".parse().unwrap()), "{a:?}");
+    assert!(
+        a.nodes <= NODES,
+        "the check stays within the budget: {}",
+        a.nodes
+    );
+}
