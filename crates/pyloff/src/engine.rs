@@ -9,8 +9,8 @@
 //!   against him alone; the coalition moves two or three times in a row, which the search
 //!   handles (it compares sides before and after each move). A finished game is a win for
 //!   the root when he alone leads the score, a draw when he shares the lead (or everybody
-//!   ties), a loss otherwise. The evaluation is the root's terms against the best of the
-//!   others'. A key for the root is mixed into the hash, so one table may serve searches for
+//!   ties), a loss otherwise. The evaluation is the root's terms against the others'
+//!   ([`EvalParams::best_other`]). A key for the root is mixed into the hash, so one table may serve searches for
 //!   different players. The same budgets ([`Limits`]) apply.
 //! - **Repetitions** score as a draw: the rules have no ko, so without this the search
 //!   would walk in circles. No move is a "capture" for the search (a capture does not make
@@ -33,7 +33,8 @@
 //!   moves first), a little for groups with two freedoms, plus pieces that something rests
 //!   on (they cannot be removed while it stays: safe upper structures), pieces above the
 //!   board, and freedoms. Two players: mine minus the opponent's; paranoid: the root's minus
-//!   the best other player's.
+//!   the others' ([`EvalParams::best_other`]: with three players three quarters the best
+//!   other player's value and a quarter the others' mean, with four players half each).
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -398,6 +399,12 @@ pub struct EvalParams {
     /// against the depth-2 engine than none under `cut_down`, and no fewer under the other
     /// rule sets (the numbers are in the Pyloff document's match results).
     pub contempt: i32,
+    /// Three and four players: how the other players' values make the opposition that a
+    /// player's value is set against, in percent for the best of them; the rest is their
+    /// mean. Index 0 for three players, 1 for four. `[100, 100]` is the best other player
+    /// alone (the weights before issue 24's strength work); the defaults come from matches
+    /// against that evaluation (the numbers are in the Pyloff document's match results).
+    pub best_other: [i32; 2],
 }
 
 impl Default for EvalParams {
@@ -415,6 +422,7 @@ impl Default for EvalParams {
             race: 60,
             race_horizon: 120,
             contempt: 40,
+            best_other: [75, 50],
         }
     }
 }
@@ -486,6 +494,22 @@ impl Evaluation {
         out
     }
 
+    /// What `player`'s value is set against with three or four players: the other
+    /// players' `values`, the best of them weighted by [`EvalParams::best_other`] and the
+    /// rest by their mean.
+    pub(crate) fn opposition(&self, pos: &Position, values: &[i32; 4], player: usize) -> i32 {
+        let n = usize::from(pos.players());
+        let others = (0..n).filter(|&i| i != player);
+        let best = others.clone().map(|i| values[i]).max().unwrap_or(0);
+        if n < 3 {
+            return best;
+        }
+        let sum: i32 = others.map(|i| values[i]).sum();
+        let mean = sum / (n as i32 - 1);
+        let weight = self.params(pos.rules()).best_other[n - 3];
+        (best * weight + mean * (100 - weight)) / 100
+    }
+
     /// The race of spare moves between two players (see [`EvalParams::race`]).
     fn race(
         p: &EvalParams,
@@ -530,7 +554,6 @@ impl Evaluator<SearchPosition> for Evaluation {
     fn evaluate(&self, g: &SearchPosition) -> i32 {
         let pos = &g.pos;
         let values = self.values(pos, g.cap);
-        let players = usize::from(pos.players());
         let mover = pos.to_move();
         match g.root {
             None => {
@@ -542,12 +565,7 @@ impl Evaluator<SearchPosition> for Evaluation {
                 }
             }
             Some(root) => {
-                let best_other = (0..players)
-                    .filter(|&i| i != root.index())
-                    .map(|i| values[i])
-                    .max()
-                    .unwrap_or(0);
-                let v = values[root.index()] - best_other;
+                let v = values[root.index()] - self.opposition(pos, &values, root.index());
                 if mover == root { v } else { -v }
             }
         }

@@ -12,8 +12,8 @@
 //!   a larger win is preferred. Every final score of a first place is above every
 //!   evaluation, every loss below.
 //! - **Evaluation** ([`MultiEvaluator`]): each player's own view, his terms of
-//!   [`Evaluation::values`] minus the best other player's (the two-sided reduction's
-//!   evaluation seen from each player in turn), kept within `±`[`WIN`]` / 8`.
+//!   [`Evaluation::values`] minus the others' as [`crate::EvalParams::best_other`] weighs them
+//!   (the two-sided reduction's evaluation seen from each player in turn), kept within `±`[`WIN`]` / 8`.
 //! - **Pass**: the rules have no voluntary pass; Best-Reply Search's pass hands the turn
 //!   on as a move would (one more move made, which counts toward the cap) and changes
 //!   nothing else.
@@ -238,12 +238,7 @@ impl MultiEvaluator<MultiPosition> for Evaluation {
         let n = usize::from(pos.players());
         let mut out = [0; 4];
         for p in 0..n {
-            let best_other = (0..n)
-                .filter(|&q| q != p)
-                .map(|q| values[q])
-                .max()
-                .unwrap_or(0);
-            out[p] = (values[p] - best_other).clamp(-WIN / 8, WIN / 8);
+            out[p] = (values[p] - self.opposition(pos, &values, p)).clamp(-WIN / 8, WIN / 8);
         }
         out
     }

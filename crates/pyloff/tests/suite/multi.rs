@@ -277,3 +277,51 @@ fn a_win_at_once_is_found_by_every_kind() {
         }
     }
 }
+
+/// The opposition a player's value is set against, as `EvalParams::best_other` defines it,
+/// computed here by hand: `w` percent of the best other player's value, the rest their mean.
+fn opposition_by_hand(values: &[i32; 4], players: usize, me: usize, w: i32) -> i32 {
+    let others: Vec<i32> = (0..players)
+        .filter(|&i| i != me)
+        .map(|i| values[i])
+        .collect();
+    let best = *others.iter().max().unwrap();
+    let mean = others.iter().sum::<i32>() / others.len() as i32;
+    (best * w + mean * (100 - w)) / 100
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Every player's own view (the multi-player searches) and the root's view of the
+    /// paranoid reduction are his value minus the others' as the weights say: the best
+    /// other player alone at 100, their mean at 0, in between otherwise.
+    #[test]
+    fn the_views_set_a_value_against_the_weighed_others(
+        players in 3u8..=4,
+        rules in 0usize..3,
+        plies in 0u32..60,
+        w3 in prop::sample::select(vec![0, 50, 100]),
+        w4 in prop::sample::select(vec![0, 50, 100]),
+        seed: u64,
+    ) {
+        let mut seed = seed;
+        let game = random_game(6, players, rules, plies, &mut seed);
+        let mut eval = Evaluation::default();
+        for p in &mut eval.params {
+            p.best_other = [w3, w4];
+        }
+        let w = if players == 3 { w3 } else { w4 };
+        let pos = game.position();
+        let values = eval.values(pos, None);
+        let n = usize::from(players);
+        let view = MultiEvaluator::evaluate(&eval, &multi(&game, false));
+        for me in 0..n {
+            let want = (values[me] - opposition_by_hand(&values, n, me, w)).clamp(-WIN / 8, WIN / 8);
+            prop_assert_eq!(view[me], want);
+        }
+        let root = pos.to_move().index();
+        let paranoid = ploy_search::Evaluator::evaluate(&eval, &SearchPosition::new(pos.clone()));
+        prop_assert_eq!(paranoid, values[root] - opposition_by_hand(&values, n, root, w));
+    }
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Issue "Strength III", its multi-player bars: the default bot of this build (in one seat,
+# turning game by game) against the build of the commit before the issue's work (9a4001c,
+# paranoid search, in every other seat), both over the engine protocol, at a fixed node
+# budget a move (so the result does not depend on the machine's load): four-player and
+# three-player Pyloff (size 6, default rules, 4 random opening plies) and Ploy's
+# four-player free-for-all (4 random plies after the free-for-all start). The bar: A's
+# first-place share with its 95 % lower bound above 1/n over at least 200 games.
+#
+# Each match writes a line per game to matches/logs/multi-*.jsonl and resumes from it, so
+# the script can run over several sessions: run it again to go on.
+# Usage: matches/multi-player.sh [pyloff4|pyloff3|ffa]...   (default: all three)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+base=9a4001c
+work="target/matches"
+mkdir -p "$work" matches/logs
+if [ ! -x "$work/engine-$base" ]; then
+  rm -rf "$work/src-$base"
+  git worktree add --detach "$work/src-$base" "$base"
+  (cd "$work/src-$base" && cargo build --release --example engine)
+  cp "$work/src-$base/target/release/examples/engine" "$work/engine-$base"
+  git worktree remove --force "$work/src-$base"
+fi
+cargo build --release --example engine --bin ploy
+# A copy of its own: the other match scripts may be running engine-new (and another run of
+# this script engine-multi: copied only when the build changed).
+cmp -s target/release/examples/engine "$work/engine-multi" ||
+  cp target/release/examples/engine "$work/engine-multi"
+new="engine:$work/engine-multi"
+old="engine:$work/engine-$base"
+run() {
+  local log="matches/logs/multi-$1.jsonl"; shift
+  local resume=()
+  [ -f "$log" ] && resume=(--resume)
+  target/release/ploy match --a "$new" --b "$old" --log "$log" "${resume[@]}" "$@"
+}
+for m in "${@:-pyloff4 pyloff3 ffa}"; do
+  for one in $m; do
+    case "$one" in
+      pyloff4) run pyloff4 --game pyloff --players 4 --nodes 2000 --seed 2 --games 200 ;;
+      pyloff3) run pyloff3 --game pyloff --players 3 --nodes 2000 --seed 2 --games 201 ;;
+      ffa) echo ffa > "$work/ffa.txt"
+           run ffa --ffa-seats --openings "$work/ffa.txt" --opening-plies 4 --nodes 80000 --seed 2 --games 200 ;;
+      *) echo "unknown match $one" >&2; exit 2 ;;
+    esac
+  done
+done
