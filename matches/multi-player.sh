@@ -7,10 +7,16 @@
 # four-player free-for-all (4 random plies after the free-for-all start). The bar: A's
 # first-place share with its 95 % lower bound above 1/n over at least 200 games.
 #
-# Each match writes a line per game to matches/logs/multi-*.jsonl and resumes from it, so
-# the script can run over several sessions: run it again to go on.
-# Usage: matches/multi-player.sh [pyloff4|pyloff3|ffa]...   (default: all three)
+# Each match writes a line per game to matches/logs/multi-LABEL-MATCH.jsonl and resumes
+# from it, so the script can run over several sessions: run it again to go on. LABEL names
+# the candidate (a new candidate gets a new label, so its games start a log of their own).
+# Usage: matches/multi-player.sh LABEL [pyloff4|pyloff3|ffa]...   (default: all three)
+#
+# Candidates so far (each run at the commit named):
+#   blend (920607c, EvalParams::best_other [75, 50]): matches/multi-player.sh blend pyloff4 pyloff3
 set -euo pipefail
+label="${1:?usage: matches/multi-player.sh LABEL [pyloff4|pyloff3|ffa]...}"
+shift
 cd "$(dirname "$0")/.."
 base=9a4001c
 work="target/matches"
@@ -30,7 +36,7 @@ cmp -s target/release/examples/engine "$work/engine-multi" ||
 new="engine:$work/engine-multi"
 old="engine:$work/engine-$base"
 run() {
-  local log="matches/logs/multi-$1.jsonl"; shift
+  local log="matches/logs/multi-$label-$1.jsonl"; shift
   local resume=()
   [ -f "$log" ] && resume=(--resume)
   target/release/ploy match --a "$new" --b "$old" --log "$log" "${resume[@]}" "$@"

@@ -33,8 +33,8 @@
 //!   moves first), a little for groups with two freedoms, plus pieces that something rests
 //!   on (they cannot be removed while it stays: safe upper structures), pieces above the
 //!   board, and freedoms. Two players: mine minus the opponent's; paranoid: the root's minus
-//!   the others' ([`EvalParams::best_other`]: with three players three quarters the best
-//!   other player's value and a quarter the others' mean, with four players half each).
+//!   the best other player's (by default; [`EvalParams::best_other`] can blend in the
+//!   others' mean).
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -401,9 +401,9 @@ pub struct EvalParams {
     pub contempt: i32,
     /// Three and four players: how the other players' values make the opposition that a
     /// player's value is set against, in percent for the best of them; the rest is their
-    /// mean. Index 0 for three players, 1 for four. `[100, 100]` is the best other player
-    /// alone (the weights before issue 24's strength work); the defaults come from matches
-    /// against that evaluation (the numbers are in the Pyloff document's match results).
+    /// mean. Index 0 for three players, 1 for four. The default, `[100, 100]`, is the best
+    /// other player alone: `[75, 50]` took no more than its fair share of first places
+    /// against it in matches (the numbers are in the Pyloff document's match results).
     pub best_other: [i32; 2],
 }
 
@@ -422,7 +422,7 @@ impl Default for EvalParams {
             race: 60,
             race_horizon: 120,
             contempt: 40,
-            best_other: [75, 50],
+            best_other: [100, 100],
         }
     }
 }

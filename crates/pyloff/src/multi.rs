@@ -12,8 +12,9 @@
 //!   a larger win is preferred. Every final score of a first place is above every
 //!   evaluation, every loss below.
 //! - **Evaluation** ([`MultiEvaluator`]): each player's own view, his terms of
-//!   [`Evaluation::values`] minus the others' as [`crate::EvalParams::best_other`] weighs them
-//!   (the two-sided reduction's evaluation seen from each player in turn), kept within `±`[`WIN`]` / 8`.
+//!   [`Evaluation::values`] minus the best other player's (the two-sided reduction's
+//!   evaluation seen from each player in turn; [`crate::EvalParams::best_other`] can blend
+//!   in the others' mean), kept within `±`[`WIN`]` / 8`.
 //! - **Pass**: the rules have no voluntary pass; Best-Reply Search's pass hands the turn
 //!   on as a move would (one more move made, which counts toward the cap) and changes
 //!   nothing else.
