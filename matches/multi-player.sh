@@ -10,10 +10,12 @@
 # Each match writes a line per game to matches/logs/multi-LABEL-MATCH.jsonl and resumes
 # from it, so the script can run over several sessions: run it again to go on. LABEL names
 # the candidate (a new candidate gets a new label, so its games start a log of their own).
-# Usage: matches/multi-player.sh LABEL [pyloff4|pyloff3|ffa]...   (default: all three)
+# Usage: matches/multi-player.sh LABEL [NAME=VALUE]... [pyloff4|pyloff3|ffa]...
+#   (default: all three matches; NAME=VALUE: an engine option for A, e.g. Search=brs+)
 #
 # Candidates so far (each run at the commit named):
 #   blend (920607c, EvalParams::best_other [75, 50]): matches/multi-player.sh blend pyloff4 pyloff3
+#   brsplus (this build's BRS+ through the Search option): matches/multi-player.sh brsplus Search=brs+ pyloff4
 set -euo pipefail
 label="${1:?usage: matches/multi-player.sh LABEL [pyloff4|pyloff3|ffa]...}"
 shift
@@ -39,9 +41,19 @@ run() {
   local log="matches/logs/multi-$label-$1.jsonl"; shift
   local resume=()
   [ -f "$log" ] && resume=(--resume)
-  target/release/ploy match --a "$new" --b "$old" --log "$log" "${resume[@]}" "$@"
+  target/release/ploy match --a "$new" --b "$old" --log "$log" "${resume[@]}" "${a_opts[@]}" "$@"
 }
-for m in "${@:-pyloff4 pyloff3 ffa}"; do
+# NAME=VALUE arguments are engine options for A (the candidate), e.g. Search=brs+.
+a_opts=()
+matches=()
+for arg in "$@"; do
+  case "$arg" in
+    *=*) a_opts+=(--a-option "$arg") ;;
+    *) matches+=("$arg") ;;
+  esac
+done
+[ ${#matches[@]} -eq 0 ] && matches=(pyloff4 pyloff3 ffa)
+for m in "${matches[@]}"; do
   for one in $m; do
     case "$one" in
       pyloff4) run pyloff4 --game pyloff --players 4 --nodes 2000 --seed 2 --games 200 ;;
