@@ -18,7 +18,7 @@ use super::{Engines, Job, Out, QUOTE, SearchJob, excerpt, say};
 pub(super) fn new_engine(mb: usize) -> pyloff::Engine {
     let config = Config {
         table_bytes: mb << 20,
-        ..pyloff::Engine::default_config()
+        ..Config::default()
     };
     pyloff::Engine::with(config, Evaluation::default())
 }
