@@ -15,7 +15,8 @@
 #
 # Candidates so far (each run at the commit named):
 #   blend (920607c, EvalParams::best_other [75, 50]): matches/multi-player.sh blend pyloff4 pyloff3
-#   brsplus (this build's BRS+ through the Search option): matches/multi-player.sh brsplus Search=brs+ pyloff4
+#   brsplus (fe68826, BRS+ through the Search option): matches/multi-player.sh brsplus Search=brs+ pyloff4
+#   caps (e6dacfc, urgent moves first in the paranoid reduction): matches/multi-player.sh caps pyloff4 pyloff3
 set -euo pipefail
 label="${1:?usage: matches/multi-player.sh LABEL [pyloff4|pyloff3|ffa]...}"
 shift
