@@ -24,13 +24,8 @@ cd "$(dirname "$0")/.."
 base=9a4001c
 work="target/matches"
 mkdir -p "$work" matches/logs
-if [ ! -x "$work/engine-$base" ]; then
-  rm -rf "$work/src-$base"
-  git worktree add --detach "$work/src-$base" "$base"
-  (cd "$work/src-$base" && cargo build --release --example engine)
-  cp "$work/src-$base/target/release/examples/engine" "$work/engine-$base"
-  git worktree remove --force "$work/src-$base"
-fi
+. matches/base-engine.sh
+base_engine "$base"
 cargo build --release --example engine --bin ploy
 # A copy of its own: the other match scripts may be running engine-new (and another run of
 # this script engine-multi: copied only when the build changed).

@@ -13,13 +13,8 @@ base=9a4001c
 jobs="${1:-1}"
 work="target/matches"
 mkdir -p "$work" matches/logs
-if [ ! -x "$work/engine-$base" ]; then
-  rm -rf "$work/src-$base"
-  git worktree add --detach "$work/src-$base" "$base"
-  (cd "$work/src-$base" && cargo build --release --example engine)
-  cp "$work/src-$base/target/release/examples/engine" "$work/engine-$base"
-  git worktree remove --force "$work/src-$base"
-fi
+. matches/base-engine.sh
+base_engine "$base"
 cargo build --release --example engine --bin ploy
 cp target/release/examples/engine "$work/engine-new"
 log=matches/logs/ploy-two-player-sprt.jsonl
