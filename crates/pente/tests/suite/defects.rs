@@ -3,17 +3,8 @@
 
 use std::time::Duration;
 
-use pente::{Engine, Limits, Move, Position, Rules, Size, Strength};
-
-fn line(rules: Rules, moves: &str) -> Position {
-    let moves: Vec<Move> = moves
-        .split_whitespace()
-        .map(|m| m.parse().unwrap())
-        .collect();
-    Position::from_moves(rules, &moves)
-        .map_err(|(_, e)| e)
-        .unwrap()
-}
+use crate::common::line;
+use pente::{Engine, Limits, Position, Rules, Size, Strength};
 
 /// The blind-spot position after White's `L11` (Black to move, a win for
 /// Black), and two positions where the move is decided: White can make five on row 10

@@ -5,18 +5,9 @@
 //! one [`Engine`] for the game, [`Engine::search`] a move, its table and announced win
 //! kept between moves.
 
+use crate::common::line;
 use pente::{Engine, Limits, Move, Position, Rules, Size, Strength};
 use ploy_search::Score;
-
-fn line(rules: Rules, moves: &str) -> Position {
-    let moves: Vec<Move> = moves
-        .split_whitespace()
-        .map(|m| m.parse().unwrap())
-        .collect();
-    Position::from_moves(rules, &moves)
-        .map_err(|(_, e)| e)
-        .unwrap()
-}
 
 fn win_plies(score: Score) -> Option<u32> {
     score.is_win().then(|| score.plies_to_result()).flatten()

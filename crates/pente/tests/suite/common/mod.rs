@@ -263,3 +263,14 @@ pub fn forced_wins_in_three(pos: &Position) -> Option<Vec<Move>> {
     }
     Some(out)
 }
+
+/// The position after `moves` (space-separated, in the notation) from the start.
+pub fn line(rules: Rules, moves: &str) -> Position {
+    let moves: Vec<Move> = moves
+        .split_whitespace()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    Position::from_moves(rules, &moves)
+        .map_err(|(_, e)| e)
+        .unwrap()
+}
