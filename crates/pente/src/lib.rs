@@ -95,8 +95,8 @@ mod types;
 mod zobrist;
 
 pub use engine::{
-    Analysis, DifficultyError, Engine, EvalParams, Evaluation, Ladder, LevelParams, SearchPosition,
-    Strength, Tuning, level_of_difficulty,
+    Analysis, DifficultyError, Engine, EvalParams, EvalTerms, Evaluation, Ladder, LevelParams,
+    SearchPosition, Strength, Tuning, level_of_difficulty,
 };
 pub use game::Game;
 pub use perft::perft;

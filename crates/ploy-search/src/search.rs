@@ -102,6 +102,15 @@ pub struct SearchOptions<M> {
     /// protocols' `ponderhit`). The depth and node budgets and the stop flag apply
     /// throughout.
     pub ponder: Option<Arc<AtomicBool>>,
+    /// Iterations fitted to the time aimed at: with a time budget, an iteration starts
+    /// only when it is expected to end within twice [`Limits::soft_time`] and within
+    /// [`Limits::hard_time`] (the whole time of [`Limits::move_time`]; the aimed share of
+    /// [`Limits::clock`]), instead of whenever the soft time has not yet passed. The next
+    /// iteration is expected to take the last one's time times its growth over the one
+    /// before (between 1.5 and 4; 2 until three iterations are timed). The search then
+    /// neither stops at half the time with the rest unused nor starts an iteration the
+    /// hard time would cut off.
+    pub fit_iterations: bool,
 }
 
 impl<M> Default for SearchOptions<M> {
@@ -111,6 +120,7 @@ impl<M> Default for SearchOptions<M> {
             lines: 1,
             mate_plies: None,
             ponder: None,
+            fit_iterations: false,
         }
     }
 }
@@ -141,6 +151,14 @@ impl<M> SearchOptions<M> {
     #[must_use]
     pub fn with_ponder(mut self, flag: Arc<AtomicBool>) -> SearchOptions<M> {
         self.ponder = Some(flag);
+        self
+    }
+
+    /// The same options with iterations fitted to the hard time
+    /// ([`SearchOptions::fit_iterations`]).
+    #[must_use]
+    pub fn with_fitted_iterations(mut self) -> SearchOptions<M> {
+        self.fit_iterations = true;
         self
     }
 }

@@ -69,33 +69,87 @@ impl Evaluation {
     /// The value of `g` for the player to move.
     #[must_use]
     pub fn value(&self, g: &SearchPosition) -> i32 {
+        self.value_of(&EvalTerms::of(g))
+    }
+
+    /// The value of a position that shows `t` (what [`Evaluation::value`] computes from
+    /// the position; a tuner computes it for many weights from terms read once).
+    #[must_use]
+    pub fn value_of(&self, t: &EvalTerms) -> i32 {
         let p = &self.params;
-        let me = g.mover();
-        let them = me.other();
-        if g.can_win_at_once(me) {
+        if t.win_now {
             return p.win_now;
         }
-        if g.can_win_at_once(them) {
+        if t.must_defend {
             return -p.must_defend;
         }
-        let pos = g.position();
-        let (mine, theirs) = (pos.captures(me), pos.captures(them));
+        let [mine, theirs] = t.captured;
         let mut v = self.captured(mine) - self.captured(theirs);
-        let (a, b) = (g.classes(me), g.classes(them));
         for cl in 1..CLASSES {
-            v += i32::from(a[cl]) * p.attack[cl] - i32::from(b[cl]) * p.defend[cl];
+            v += i32::from(t.attack[cl]) * p.attack[cl] - i32::from(t.defend[cl]) * p.defend[cl];
         }
-        let best = g.max_pairs(me);
-        if best > 0 {
-            v += (self.captured(mine + 2 * best) - self.captured(mine)) * p.capture_now / 100;
+        if t.best_pairs > 0 {
+            v += (self.captured(mine + 2 * t.best_pairs) - self.captured(mine)) * p.capture_now
+                / 100;
         }
-        let points: u16 = g.capture_points(them)[1..].iter().sum();
+        let points = t.threatened_points;
         if points > 0 {
             let loss = self.captured(theirs + 2) - self.captured(theirs);
             v -= loss * p.capture_threatened * i32::from(points - 1) / 100;
             v -= p.capture_point * i32::from(points);
         }
         v
+    }
+}
+
+/// What the evaluation reads of a position, from the side of the player to move: the
+/// counts the search keeps incrementally. [`Evaluation::value_of`] turns them into a value;
+/// the tuner (`cargo run --release -p pente --example tune`) reads them once per position
+/// and weighs them many times.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvalTerms {
+    /// The player to move can win with one stone (a five or the tenth captured stone).
+    pub win_now: bool,
+    /// The opponent could win with one stone.
+    pub must_defend: bool,
+    /// Stones captured so far: by the player to move, by the opponent.
+    pub captured: [u8; 2],
+    /// Empty points per threat class for the player to move (index 0 unused; the classes
+    /// of [`EvalParams::attack`]).
+    pub attack: [u16; CLASSES],
+    /// The same for the opponent.
+    pub defend: [u16; CLASSES],
+    /// The most pairs the player to move could capture with one stone.
+    pub best_pairs: u8,
+    /// Empty points where the opponent could capture.
+    pub threatened_points: u16,
+}
+
+impl EvalTerms {
+    /// The terms of `g`.
+    #[must_use]
+    pub fn of(g: &SearchPosition) -> EvalTerms {
+        let me = g.mover();
+        let them = me.other();
+        let win_now = g.can_win_at_once(me);
+        let must_defend = !win_now && g.can_win_at_once(them);
+        if win_now || must_defend {
+            return EvalTerms {
+                win_now,
+                must_defend,
+                ..EvalTerms::default()
+            };
+        }
+        let pos = g.position();
+        EvalTerms {
+            win_now,
+            must_defend,
+            captured: [pos.captures(me), pos.captures(them)],
+            attack: *g.classes(me),
+            defend: *g.classes(them),
+            best_pairs: g.max_pairs(me),
+            threatened_points: g.capture_points(them)[1..].iter().sum(),
+        }
     }
 }
 

@@ -17,7 +17,7 @@ use ploy_search::{
 };
 use thiserror::Error;
 
-pub use eval::{EvalParams, Evaluation};
+pub use eval::{EvalParams, EvalTerms, Evaluation};
 pub use state::{SearchPosition, Tuning};
 
 use crate::position::Position;
@@ -436,6 +436,10 @@ impl Engine {
     /// main search then gets five eighths of it, and its move is checked with the rest:
     /// the opponent searches the position after it, and when that proves a win the other
     /// moves are searched again without it. Whatever the budget, depth 1 is completed.
+    /// With a time budget every part fits its iterations to its time
+    /// ([`SearchOptions::fit_iterations`]) and the check takes what the main search left,
+    /// up to seven eighths of the time aimed at (the whole of a fixed time a move), the
+    /// other moves the rest: the move's time is spent, not half of it.
     ///
     /// A win announced at full strength is kept across moves: the engine remembers the
     /// position after its move and the expected line, and when it is next asked to move in
@@ -492,7 +496,7 @@ impl Engine {
             limits.clone()
         };
         let (mut analysis, _) =
-            self.search_lines(pos, &main, threat_nodes, 1, &mut observer, start);
+            self.search_lines(pos, &main, threat_nodes, 1, true, &mut observer, start);
         match claim {
             Some(claim) if !claim.kept_by(analysis.score) => {
                 self.play_out(pos, limits, claim, &mut analysis, &mut observer, start);
@@ -595,11 +599,7 @@ impl Engine {
             }
             child.set_root();
             let elapsed = self.clock.now().saturating_sub(start);
-            let check = remaining(
-                &scaled(limits, VERIFY_SHARE_CHECK, VERIFY_PARTS),
-                elapsed,
-                limits,
-            );
+            let check = check_share(limits, elapsed);
             // The opponent's search gets a table of its own: the main search's entries
             // for the position after the move were searched with the narrower width of
             // the plies below the root and would answer in its place.
@@ -609,7 +609,8 @@ impl Engine {
                 s
             });
             checker.clear();
-            let r = checker.search(&child, &[], &check, |_| {});
+            let fitted = SearchOptions::default().with_fitted_iterations();
+            let r = checker.search_with(&child, &[], &check, &fitted, |_| {});
             analysis.nodes += r.nodes;
             if !r.score.is_win() {
                 return;
@@ -626,8 +627,10 @@ impl Engine {
                 return;
             }
             let elapsed = self.clock.now().saturating_sub(start);
-            let again = remaining(&scaled(limits, 1, VERIFY_PARTS), elapsed, limits);
-            let options = SearchOptions::default().with_root_moves(rest);
+            let again = research_share(limits, elapsed);
+            let options = SearchOptions::default()
+                .with_root_moves(rest)
+                .with_fitted_iterations();
             let r2 = self
                 .searcher
                 .search_with(&g, &[], &again, &options, &mut *observer);
@@ -657,8 +660,15 @@ impl Engine {
         limits.nodes = min_option(limits.nodes, p.nodes);
         limits.depth = min_option(limits.depth, p.depth);
         let threat_nodes = p.threat_nodes.min(self.threat_nodes);
-        let (mut analysis, lines) =
-            self.search_lines(pos, &limits, threat_nodes, p.lines, &mut observer, start);
+        let (mut analysis, lines) = self.search_lines(
+            pos,
+            &limits,
+            threat_nodes,
+            p.lines,
+            false,
+            &mut observer,
+            start,
+        );
         if analysis.by_threats || lines.len() < 2 {
             return analysis;
         }
@@ -683,15 +693,17 @@ impl Engine {
     }
 
     /// The threat search (at most `threat_nodes`), then the main search for `lines` best
-    /// lines; the answer and the lines of the deepest iteration that completed them all
-    /// (move, score, line), best first (empty when the threat search answered).
-    #[allow(clippy::type_complexity)]
+    /// lines (its iterations fitted to the hard time when `fit`); the answer and the lines
+    /// of the deepest iteration that completed them all (move, score, line), best first
+    /// (empty when the threat search answered).
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     fn search_lines(
         &mut self,
         pos: &Position,
         limits: &Limits,
         threat_nodes: u64,
         lines: usize,
+        fit: bool,
         mut observer: impl FnMut(&Info<'_, Move>),
         start: Duration,
     ) -> (Analysis, Vec<(Move, Score, Vec<Move>)>) {
@@ -744,15 +756,17 @@ impl Engine {
             *t = t.saturating_sub(self.clock.now().saturating_sub(start));
         }
         let mut found = LinesSeen::default();
+        let mut options = SearchOptions::default().with_lines(lines);
+        options.fit_iterations = fit;
         let r = if lines > 1 {
-            let options = SearchOptions::default().with_lines(lines);
             self.searcher
                 .search_with(&g, &[], &limits, &options, |info: &Info<'_, Move>| {
                     found.see(info);
                     observer(info);
                 })
         } else {
-            self.searcher.search(&g, &[], &limits, &mut observer)
+            self.searcher
+                .search_with(&g, &[], &limits, &options, &mut observer)
         };
         let mut r = r;
         if r.depth == 0 && !pos.is_over() {
@@ -907,6 +921,58 @@ fn remaining(part: &Limits, elapsed: Duration, whole: &Limits) -> Limits {
         *t = (*t).min(h);
     }
     l
+}
+
+/// The time a budget aims at (what fitted iterations fill): twice its soft time, at most
+/// its hard time (the whole time of a fixed time a move).
+fn aim(limits: &Limits) -> Option<Duration> {
+    match (limits.soft_time, limits.hard_time) {
+        (Some(soft), Some(hard)) => Some(soft.saturating_mul(2).min(hard)),
+        (Some(soft), None) => Some(soft.saturating_mul(2)),
+        (None, hard) => hard,
+    }
+}
+
+/// `part` aiming at `time` from now (soft time half of it), its hard time at most that and
+/// what is left of `whole`'s hard time after `elapsed`.
+fn aiming(mut part: Limits, time: Duration, whole: &Limits, elapsed: Duration) -> Limits {
+    let hard = whole
+        .hard_time
+        .map_or(time, |h| time.min(h.saturating_sub(elapsed)));
+    part.soft_time = Some(time / 2);
+    part.hard_time = Some(hard);
+    part
+}
+
+/// The budget of the check after the main search, which ended `elapsed` after the start:
+/// a quarter of a node budget; with a time budget, up to seven eighths of the time aimed at
+/// (at least the quarter's own share), so that what the main search left is spent and the
+/// last eighth stays for searching the other moves.
+fn check_share(limits: &Limits, elapsed: Duration) -> Limits {
+    let part = remaining(
+        &scaled(limits, VERIFY_SHARE_CHECK, VERIFY_PARTS),
+        elapsed,
+        limits,
+    );
+    match (aim(limits), aim(&part)) {
+        (Some(whole), Some(own)) => {
+            let upto = whole * (VERIFY_SHARE_MAIN + VERIFY_SHARE_CHECK) / VERIFY_PARTS;
+            let time = own.max(upto.saturating_sub(elapsed));
+            aiming(part, time, limits, elapsed)
+        }
+        _ => part,
+    }
+}
+
+/// The budget of the search of the other moves after the check refuted the chosen one,
+/// `elapsed` after the start: an eighth of a node budget; with a time budget, what is left
+/// of the time aimed at.
+fn research_share(limits: &Limits, elapsed: Duration) -> Limits {
+    let part = remaining(&scaled(limits, 1, VERIFY_PARTS), elapsed, limits);
+    match aim(limits) {
+        Some(whole) => aiming(part, whole.saturating_sub(elapsed), limits, elapsed),
+        None => part,
+    }
 }
 
 /// The smaller of two optional limits (`None`: no limit).

@@ -17,6 +17,39 @@ fn the_checks_share_of_a_time_budget_survives_the_main_search() {
     assert_eq!(scaled(&Limits::nodes(3), 1, 8).nodes, Some(1));
 }
 
+/// With a time budget the check spends what the main search left, up to seven eighths of
+/// the hard time (the last eighth kept for the other moves), and the search of the other
+/// moves the rest; a node budget keeps its fixed shares.
+#[test]
+fn the_check_and_the_other_moves_spend_what_is_left() {
+    let whole = Limits::move_time(Duration::from_secs(8));
+    let secs = Duration::from_secs;
+    assert_eq!(check_share(&whole, secs(3)).hard_time, Some(secs(4)));
+    assert_eq!(check_share(&whole, secs(5)).hard_time, Some(secs(2)));
+    assert_eq!(
+        check_share(&whole, Duration::from_millis(7_500)).hard_time,
+        Some(Duration::from_millis(500))
+    );
+    assert_eq!(research_share(&whole, secs(6)).hard_time, Some(secs(2)));
+    assert_eq!(
+        research_share(&whole, secs(9)).hard_time,
+        Some(Duration::ZERO)
+    );
+    // On a clock the time aimed at is the move's share (1 s of 30 s left), not the hard
+    // time (6 s).
+    let clock = Limits::clock(Duration::from_millis(30_010), Duration::ZERO);
+    let ms = Duration::from_millis;
+    let check = check_share(&clock, ms(500));
+    assert_eq!(
+        (check.hard_time, check.soft_time),
+        (Some(ms(375)), Some(ms(187) + Duration::from_micros(500)))
+    );
+    assert_eq!(research_share(&clock, ms(900)).hard_time, Some(ms(100)));
+    let nodes = Limits::nodes(8_000);
+    assert_eq!(check_share(&nodes, secs(3)).nodes, Some(2_000));
+    assert_eq!(research_share(&nodes, secs(3)).nodes, Some(1_000));
+}
+
 fn line(moves: &str) -> Position {
     let moves: Vec<Move> = moves
         .split_whitespace()

@@ -4,6 +4,7 @@
 mod analyze_lines;
 mod common;
 mod defects;
+mod eval_terms;
 mod levels;
 mod perft;
 mod properties;

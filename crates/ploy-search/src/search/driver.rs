@@ -89,12 +89,25 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
         }
         // Scores by line, iteration after iteration (for MTD(f)'s first guesses).
         let mut scores: Vec<Vec<Value>> = vec![Vec::new(); lines];
+        // The budget's time at the end of each completed iteration (fitted iterations).
+        let mut ends: Vec<Duration> = Vec::new();
         'deepen: for depth in 1..=max_depth {
             if self.skips_depth(depth) {
                 continue;
             }
             if depth > 1 {
-                if let (Some(soft), Some(used)) = (limits.soft_time, self.budget_used()) {
+                let aim = match (limits.soft_time, limits.hard_time) {
+                    (Some(soft), Some(hard)) => Some(soft.saturating_mul(2).min(hard)),
+                    (Some(soft), None) => Some(soft.saturating_mul(2)),
+                    (None, hard) => hard,
+                };
+                if let (true, Some(aim)) = (options.fit_iterations, aim) {
+                    if let Some(used) = self.budget_used() {
+                        if used.saturating_add(next_iteration(&ends)) > aim {
+                            break;
+                        }
+                    }
+                } else if let (Some(soft), Some(used)) = (limits.soft_time, self.budget_used()) {
                     if used >= soft {
                         break;
                     }
@@ -154,6 +167,11 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
                     },
                 };
                 observer(&info);
+            }
+            if options.fit_iterations {
+                if let Some(used) = self.budget_used() {
+                    ends.push(used);
+                }
             }
             let value = scores[0][scores[0].len() - 1];
             if let Some(plies) = options.mate_plies {
@@ -354,3 +372,24 @@ impl<G: SearchGame + Clone, E: Evaluator<G>> Searcher<G, E> {
 
 /// Aspiration windows wider than this become the full window.
 const ASPIRATION_LIMIT: Value = 1_000;
+
+/// The expected time of the next iteration from the budget's times at the end of the
+/// completed ones ([`crate::SearchOptions::fit_iterations`]): the last one's time times its
+/// growth over the one before, the growth between 1.5 and 4, and 2 until three iterations
+/// are timed (the first ones are too short to tell).
+pub(super) fn next_iteration(ends: &[Duration]) -> Duration {
+    let took = |i: usize| ends[i].saturating_sub(if i == 0 { Duration::ZERO } else { ends[i - 1] });
+    match ends.len() {
+        0 => Duration::ZERO,
+        1 | 2 => took(ends.len() - 1) * 2,
+        n => {
+            let (last, before) = (took(n - 1).as_secs_f64(), took(n - 2).as_secs_f64());
+            let growth = if before > 0.0 {
+                (last / before).clamp(1.5, 4.0)
+            } else {
+                4.0
+            };
+            Duration::from_secs_f64(last * growth)
+        }
+    }
+}

@@ -127,6 +127,8 @@ where
         lines: 1,
         mate_plies: task.options.mate_plies,
         ponder: None,
+        // Helpers have no time budget: the main thread stops them.
+        fit_iterations: false,
     };
     let history = task.history;
     let mut helpers = core::mem::take(&mut main.helpers);
