@@ -36,12 +36,12 @@ pub struct EvalParams {
 impl Default for EvalParams {
     fn default() -> EvalParams {
         EvalParams {
-            attack: [0, 3, 10, 25, 60, 120, 300, 35, 2500, 3000, 0],
-            defend: [0, 3, 10, 25, 60, 120, 300, 35, 400, 500, 0],
-            captured: [0, 0, 100, 100, 220, 220, 380, 380, 650, 650, 2000],
-            capture_now: 60,
-            capture_threatened: 40,
-            capture_point: 25,
+            attack: [0, 7, 4, 17, 94, 139, 165, 268, 548, 2179, 0],
+            defend: [0, 0, 2, 16, 64, 84, 143, 235, 367, 385, 0],
+            captured: [0, 0, 100, 100, 236, 236, 388, 388, 572, 572, 2000],
+            capture_now: 423,
+            capture_threatened: 31,
+            capture_point: 244,
             win_now: 20_000,
             must_defend: 12_000,
         }
