@@ -20,11 +20,13 @@
 //! fixed values of a win at once (`win_now`, `must_defend`) and the search's margins. The
 //! result is printed as a Rust expression for `EvalParams::default`.
 //!
-//! The games the engine's weights were tuned from (docs/pente.md):
+//! The games the engine's weights were tuned from (docs/pente.md, "Tuning the
+//! evaluation"): `matches/pente-selfplay.sh 309a876 3000 DIR`, which has the `ploy` program
+//! of that commit play
 //!
 //! ```text
-//! ploy match --game pente --a full --b full@n10000 --nodes 20000 --games 4000 \
-//!     --seed 100 -j 2 --records selfplay
+//! ploy match --game pente --a full --b full@n18000 --nodes 20000 --games 3000 \
+//!     --seed 100 -j 2 --records DIR
 //! ```
 
 use std::fs;

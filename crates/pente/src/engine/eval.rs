@@ -6,8 +6,10 @@ use ploy_search::Evaluator;
 use super::patterns::CLASSES;
 use super::state::SearchPosition;
 
-/// The weights of the evaluation (units: roughly a tenth of a captured pair's worth at the
-/// start; a won game is far above every evaluation).
+/// The weights of the evaluation (units: a hundredth of the first captured pair's worth; a
+/// won game is far above every evaluation). The defaults are fitted to the results of the
+/// engine's own games by the `tune` example (`cargo run --release -p pente --example tune
+/// -- DIR`, which says how).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EvalParams {
