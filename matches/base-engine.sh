@@ -12,3 +12,17 @@ base_engine() {
     git worktree remove --force "$work/src-$base"
   fi
 }
+
+# `base_ploy COMMIT`: the same for the `ploy` program of COMMIT, into target/matches/ploy-COMMIT
+# (the self-play scripts play its in-process engines).
+base_ploy() {
+  local commit="$1" work="target/matches"
+  mkdir -p "$work"
+  if [ ! -x "$work/ploy-$commit" ]; then
+    rm -rf "$work/src-$commit"
+    git worktree add --detach "$work/src-$commit" "$commit"
+    (cd "$work/src-$commit" && cargo build --release --bin ploy)
+    cp "$work/src-$commit/target/release/ploy" "$work/ploy-$commit"
+    git worktree remove --force "$work/src-$commit"
+  fi
+}

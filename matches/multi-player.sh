@@ -10,8 +10,9 @@
 # Each match writes a line per game to matches/logs/multi-LABEL-MATCH.jsonl and resumes
 # from it, so the script can run over several sessions: run it again to go on. LABEL names
 # the candidate (a new candidate gets a new label, so its games start a log of their own).
-# Usage: matches/multi-player.sh LABEL [NAME=VALUE]... [pyloff4|pyloff3|ffa]...
-#   (default: all three matches; NAME=VALUE: an engine option for A, e.g. Search=brs+)
+# Usage: [JOBS=N] matches/multi-player.sh LABEL [NAME=VALUE]... [pyloff4|pyloff3|ffa]...
+#   (default: all three matches; NAME=VALUE: an engine option for A, e.g. Search=brs+;
+#   JOBS: games at once, 1 by default; the node budget makes the games the same either way)
 #
 # Candidates so far (each run at the commit named):
 #   blend (920607c, EvalParams::best_other [75, 50]): matches/multi-player.sh blend pyloff4 pyloff3
@@ -37,7 +38,8 @@ run() {
   local log="matches/logs/multi-$label-$1.jsonl"; shift
   local resume=()
   [ -f "$log" ] && resume=(--resume)
-  target/release/ploy match --a "$new" --b "$old" --log "$log" "${resume[@]}" "${a_opts[@]}" "$@"
+  target/release/ploy match --a "$new" --b "$old" --log "$log" "${resume[@]}" "${a_opts[@]}" \
+    -j "${JOBS:-1}" "$@"
 }
 # NAME=VALUE arguments are engine options for A (the candidate), e.g. Search=brs+.
 a_opts=()

@@ -13,14 +13,8 @@ games="${2:?usage: matches/pente-selfplay.sh COMMIT GAMES DIR}"
 dir="${3:?usage: matches/pente-selfplay.sh COMMIT GAMES DIR}"
 cd "$(dirname "$0")/.."
 work="target/matches"
-mkdir -p "$work"
-if [ ! -x "$work/ploy-$commit" ]; then
-  rm -rf "$work/src-$commit"
-  git worktree add --detach "$work/src-$commit" "$commit"
-  (cd "$work/src-$commit" && cargo build --release --bin ploy)
-  cp "$work/src-$commit/target/release/ploy" "$work/ploy-$commit"
-  git worktree remove --force "$work/src-$commit"
-fi
+. matches/base-engine.sh
+base_ploy "$commit"
 "$work/ploy-$commit" match --game pente --a full --b full@n18000 --nodes 20000 \
   --games "$games" --seed 100 -j 2 --records "$dir"
 cargo run --release -p pente --example tune -- "$dir"
