@@ -427,11 +427,47 @@ impl Default for EvalParams {
     }
 }
 
+/// The default weights with three and four players: those of two players without the
+/// race (a two-player term). Weights fitted to self-play games of three and four players
+/// (the `tune` example) lost their match against these (the Pyloff document's match
+/// results).
+fn multi_params() -> EvalParams {
+    EvalParams {
+        race: 0,
+        ..EvalParams::default()
+    }
+}
+
+/// What the evaluation reads of one player's position ([`Evaluation::terms`]; the
+/// two-player race aside): the numbers [`Evaluation::player_value`] weighs. A tuner reads
+/// them once per position and weighs them many times.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayerTerms {
+    /// Pieces on the board (the player's score).
+    pub pieces: u32,
+    /// Pieces of freedomless groups that nothing rests on.
+    pub dead_loose: u32,
+    /// Pieces of groups in atari.
+    pub atari: u32,
+    /// Pieces of groups with two freedoms.
+    pub two: u32,
+    /// Pieces with a piece resting on them.
+    pub held: u32,
+    /// Pieces above the board.
+    pub upper: u32,
+    /// Freedoms of the groups (at most four counted per group).
+    pub freedoms: u32,
+    /// Whether the player moves next.
+    pub to_move: bool,
+}
+
 /// The evaluation (see the module docs): weights for each rule set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evaluation {
-    /// The weights under each rule set, indexed like [`RuleSet::ALL`].
+    /// The weights under each rule set, indexed like [`RuleSet::ALL`], with two players.
     pub params: [EvalParams; 3],
+    /// The same with three and four players.
+    pub multi: [EvalParams; 3],
 }
 
 impl Default for Evaluation {
@@ -446,47 +482,91 @@ impl Default for Evaluation {
         };
         Evaluation {
             params: [with_race, without, without],
+            multi: [multi_params(); 3],
         }
     }
 }
 
 impl Evaluation {
-    /// The weights for `rules`.
+    /// The weights for `rules` with two players.
     #[must_use]
     pub fn params(&self, rules: RuleSet) -> &EvalParams {
-        &self.params[RuleSet::ALL.iter().position(|&r| r == rules).unwrap_or(0)]
+        &self.params[Self::rule_index(rules)]
     }
 
-    /// The strength of `player`'s position (`to_move` moves next).
-    fn player_value(&self, p: &EvalParams, sv: &PlayerSurvey, pieces: u32, mover: bool) -> i32 {
-        let mut v = p.piece * pieces as i32
-            + p.held * sv.held as i32
-            + p.upper * sv.upper as i32
-            + p.freedom * sv.freedoms as i32
-            - p.two_freedoms * sv.two as i32;
-        if mover {
-            v += p.tempo - p.atari_own_turn * sv.atari as i32;
+    fn rule_index(rules: RuleSet) -> usize {
+        RuleSet::ALL.iter().position(|&r| r == rules).unwrap_or(0)
+    }
+
+    /// The weights for the game of `pos`: [`Evaluation::params`] with two players,
+    /// [`Evaluation::multi`] with more.
+    #[must_use]
+    pub fn params_for(&self, pos: &Position) -> &EvalParams {
+        let i = Self::rule_index(pos.rules());
+        if pos.players() > 2 {
+            &self.multi[i]
         } else {
-            v -= p.dead * sv.dead_loose as i32 + p.atari_threatened * sv.atari as i32;
+            &self.params[i]
+        }
+    }
+
+    /// The strength of a player's position that shows `t`, with the weights `p` (the
+    /// two-player race aside).
+    #[must_use]
+    pub fn player_value(p: &EvalParams, t: &PlayerTerms) -> i32 {
+        let mut v = p.piece * t.pieces as i32
+            + p.held * t.held as i32
+            + p.upper * t.upper as i32
+            + p.freedom * t.freedoms as i32
+            - p.two_freedoms * t.two as i32;
+        if t.to_move {
+            v += p.tempo - p.atari_own_turn * t.atari as i32;
+        } else {
+            v -= p.dead * t.dead_loose as i32 + p.atari_threatened * t.atari as i32;
         }
         v
+    }
+
+    /// What the evaluation reads of each player's position in `pos`, by player index
+    /// (players beyond the game's: all zero).
+    #[must_use]
+    pub fn terms(&self, pos: &Position) -> [PlayerTerms; 4] {
+        self.survey(pos, false).1
+    }
+
+    fn survey(&self, pos: &Position, race: bool) -> ([PlayerSurvey; 4], [PlayerTerms; 4]) {
+        let mut survey = [PlayerSurvey::default(); 4];
+        let r = pos.rules_ref();
+        let key = pos.board_key();
+        with_scratch(|s| r.survey(pos.owners(), key, pos.players(), race, s, &mut survey));
+        let mut terms = [PlayerTerms::default(); 4];
+        let mover = pos.to_move();
+        for p in pos.options().player_list() {
+            let sv = &survey[p.index()];
+            terms[p.index()] = PlayerTerms {
+                pieces: pos.score(p),
+                dead_loose: sv.dead_loose,
+                atari: sv.atari,
+                two: sv.two,
+                held: sv.held,
+                upper: sv.upper,
+                freedoms: sv.freedoms,
+                to_move: p == mover,
+            };
+        }
+        (survey, terms)
     }
 
     /// Each player's value in `pos`, by player index (`cap`: the move cap the search
     /// plays for, if any).
     #[must_use]
     pub fn values(&self, pos: &Position, cap: Option<u32>) -> [i32; 4] {
-        let mut survey = [PlayerSurvey::default(); 4];
-        let r = pos.rules_ref();
-        let key = pos.board_key();
-        let params = self.params(pos.rules());
+        let params = self.params_for(pos);
         let race = pos.players() == 2 && params.race != 0;
-        with_scratch(|s| r.survey(pos.owners(), key, pos.players(), race, s, &mut survey));
+        let (survey, terms) = self.survey(pos, race);
         let mut out = [0; 4];
-        let mover = pos.to_move();
         for p in pos.options().player_list() {
-            out[p.index()] =
-                self.player_value(params, &survey[p.index()], pos.score(p), p == mover);
+            out[p.index()] = Self::player_value(params, &terms[p.index()]);
         }
         if race {
             Self::race(params, pos, cap, &survey, &mut out);
@@ -506,7 +586,7 @@ impl Evaluation {
         }
         let sum: i32 = others.map(|i| values[i]).sum();
         let mean = sum / (n as i32 - 1);
-        let weight = self.params(pos.rules()).best_other[n - 3];
+        let weight = self.params_for(pos).best_other[n - 3];
         (best * weight + mean * (100 - weight)) / 100
     }
 

@@ -92,7 +92,7 @@ mod record;
 mod rules;
 mod types;
 
-pub use engine::{Engine, EvalParams, Evaluation, LevelParams, SearchPosition};
+pub use engine::{Engine, EvalParams, Evaluation, LevelParams, PlayerTerms, SearchPosition};
 pub use error::{
     IllegalMove, IllegalMoveReason, OptionsError, ParseMoveError, ParsePositionError, RecordError,
     SetupError,

@@ -293,6 +293,30 @@ fn opposition_by_hand(values: &[i32; 4], players: usize, me: usize, w: i32) -> i
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
+    /// What a tuner reads is what the evaluation weighs: with three and four players each
+    /// player's value is `player_value` of his terms, his pieces are his score, and only
+    /// the player to move has the move.
+    #[test]
+    fn the_values_are_the_weighed_terms(
+        players in 3u8..=4,
+        rules in 0usize..3,
+        plies in 0u32..60,
+        seed: u64,
+    ) {
+        let mut seed = seed;
+        let game = random_game(6, players, rules, plies, &mut seed);
+        let eval = Evaluation::default();
+        let pos = game.position();
+        let terms = eval.terms(pos);
+        let values = eval.values(pos, None);
+        for p in pos.options().player_list() {
+            let t = &terms[p.index()];
+            prop_assert_eq!(t.pieces, pos.score(p));
+            prop_assert_eq!(t.to_move, p == pos.to_move());
+            prop_assert_eq!(values[p.index()], Evaluation::player_value(eval.params_for(pos), t));
+        }
+    }
+
     /// Every player's own view (the multi-player searches) and the root's view of the
     /// paranoid reduction are his value minus the others' as the weights say: the best
     /// other player alone at 100, their mean at 0, in between otherwise.
@@ -308,7 +332,7 @@ proptest! {
         let mut seed = seed;
         let game = random_game(6, players, rules, plies, &mut seed);
         let mut eval = Evaluation::default();
-        for p in &mut eval.params {
+        for p in &mut eval.multi {
             p.best_other = [w3, w4];
         }
         let w = if players == 3 { w3 } else { w4 };
