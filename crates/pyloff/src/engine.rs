@@ -441,6 +441,20 @@ fn multi_params() -> EvalParams {
 /// What the evaluation reads of one player's position ([`Evaluation::terms`]; the
 /// two-player race aside): the numbers [`Evaluation::player_value`] weighs. A tuner reads
 /// them once per position and weighs them many times.
+///
+/// ```
+/// use pyloff::{Evaluation, Game, Options, RuleSet};
+/// let mut game = Game::new(Options::new(6, 3, RuleSet::Default)?);
+/// game.play("c3".parse()?)?;
+/// let pos = game.position();
+/// let eval = Evaluation::default();
+/// let terms = eval.terms(pos);
+/// assert_eq!(terms[0].pieces, 1);
+/// assert!(terms[1].to_move);
+/// let values = eval.values(pos, None);
+/// assert_eq!(values[0], Evaluation::player_value(eval.params_for(pos), &terms[0]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PlayerTerms {
     /// Pieces on the board (the player's score).

@@ -108,6 +108,19 @@ impl Evaluation {
 /// counts the search keeps incrementally. [`Evaluation::value_of`] turns them into a value;
 /// the tuner (`cargo run --release -p pente --example tune`) reads them once per position
 /// and weighs them many times.
+///
+/// ```
+/// use pente::{EvalTerms, Evaluation, Position, Rules, SearchPosition, Size};
+/// let moves = ["K10".parse()?, "L11".parse()?, "K13".parse()?];
+/// let pos = Position::from_moves(Rules::new(Size::S19), &moves).map_err(|(_, e)| e)?;
+/// let g = SearchPosition::new(pos);
+/// let terms = EvalTerms::of(&g);
+/// assert_eq!(terms.captured, [0, 0]);
+/// assert!(!terms.win_now && !terms.must_defend);
+/// let eval = Evaluation::default();
+/// assert_eq!(eval.value_of(&terms), eval.value(&g));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EvalTerms {
     /// The player to move can win with one stone (a five or the tenth captured stone).
