@@ -90,7 +90,7 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let start = EvalParams::default();
-    let k = fit_scale(&train, &start);
+    let k = ploy_search::tuning::fit_scale(1.0, 100_000.0, |k| loss(&train, &start, k));
     eprintln!(
         "scale K = {k:.0}; loss with today's weights: training {:.6}, held out {:.6}",
         loss(&train, &start, k),
@@ -157,94 +157,44 @@ fn loss(samples: &[Sample], params: &EvalParams, k: f64) -> f64 {
     sum / samples.len() as f64
 }
 
-/// The scale that fits `params` best (golden-section search over 10 to 10,000).
-fn fit_scale(samples: &[Sample], params: &EvalParams) -> f64 {
-    let (mut a, mut b) = (10f64.ln(), 10_000f64.ln());
-    let r = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..40 {
-        let c = b - r * (b - a);
-        let d = a + r * (b - a);
-        if loss(samples, params, c.exp()) < loss(samples, params, d.exp()) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    ((a + b) / 2.0).exp()
-}
-
-/// The weights the descent moves, by name (for the progress lines).
-fn knobs(p: &mut EvalParams) -> Vec<(String, &mut i32)> {
-    let mut out: Vec<(String, &mut i32)> = Vec::new();
-    for (i, w) in p.attack.iter_mut().enumerate().take(10).skip(1) {
-        out.push((format!("attack[{i}]"), w));
-    }
-    for (i, w) in p.defend.iter_mut().enumerate().take(10).skip(1) {
-        out.push((format!("defend[{i}]"), w));
-    }
-    // Stones are captured in pairs: only the even counts below ten occur; the first pair is
-    // the unit.
-    for (i, w) in p.captured.iter_mut().enumerate().take(9).skip(4).step_by(2) {
-        out.push((format!("captured[{i}]"), w));
-    }
-    out.push(("capture_now".into(), &mut p.capture_now));
-    out.push(("capture_threatened".into(), &mut p.capture_threatened));
-    out.push(("capture_point".into(), &mut p.capture_point));
+/// The weights the descent moves, in order: the threat classes of both players, the even
+/// capture counts above the first pair (the unit), and the three capture weights.
+fn knobs(p: &mut EvalParams) -> Vec<&mut i32> {
+    let mut out: Vec<&mut i32> = Vec::new();
+    out.extend(p.attack.iter_mut().take(10).skip(1));
+    out.extend(p.defend.iter_mut().take(10).skip(1));
+    // Stones are captured in pairs: only the even counts below ten occur.
+    out.extend(p.captured.iter_mut().take(9).skip(4).step_by(2));
+    out.push(&mut p.capture_now);
+    out.push(&mut p.capture_threatened);
+    out.push(&mut p.capture_point);
     out
 }
 
-/// The odd capture counts (never reached) take the value of the even count below them,
-/// and ten (a won game, never evaluated) is at least eight's.
-fn fill_odd_captures(p: &mut EvalParams) {
+/// `base` with the knobs set to `w`; the odd capture counts (never reached) take the value
+/// of the even count below them, and ten (a won game, never evaluated) is at least eight's.
+fn with_knobs(base: &EvalParams, w: &[i32]) -> EvalParams {
+    let mut p = base.clone();
+    for (k, &v) in knobs(&mut p).into_iter().zip(w) {
+        *k = v;
+    }
     for i in (3..10).step_by(2) {
         p.captured[i] = p.captured[i - 1];
     }
     p.captured[10] = p.captured[10].max(p.captured[8]);
+    p
 }
 
-/// Coordinate descent from `params` and scale `k` on the training loss: the tuned weights
-/// and their scale.
-fn descend(samples: &[Sample], mut params: EvalParams, mut k: f64) -> (EvalParams, f64) {
-    let n = knobs(&mut params.clone()).len();
-    let mut steps: Vec<i32> = {
-        let mut p = params.clone();
-        knobs(&mut p)
-            .into_iter()
-            .map(|(_, w)| (w.abs() / 4).max(4))
-            .collect()
-    };
-    let mut best = loss(samples, &params, k);
-    for round in 1..=200 {
-        let mut improved = false;
-        for i in 0..n {
-            for sign in [1, -1] {
-                let mut trial = params.clone();
-                {
-                    let mut ks = knobs(&mut trial);
-                    let w = &mut ks[i].1;
-                    **w = (**w + sign * steps[i]).max(0);
-                }
-                fill_odd_captures(&mut trial);
-                let l = loss(samples, &trial, k);
-                if l < best {
-                    best = l;
-                    params = trial;
-                    improved = true;
-                    break;
-                }
-            }
-        }
-        k = fit_scale(samples, &params);
-        best = loss(samples, &params, k);
-        eprintln!("round {round}: training loss {best:.6}, scale {k:.0}");
-        if !improved {
-            if steps.iter().all(|&s| s <= 1) {
-                break;
-            }
-            for s in &mut steps {
-                *s = (*s / 2).max(1);
-            }
-        }
-    }
-    (params, k)
+/// Coordinate descent from `params` and scale `k` on the training loss (weights at least
+/// 0): the tuned weights and their scale.
+fn descend(samples: &[Sample], params: EvalParams, k: f64) -> (EvalParams, f64) {
+    let start: Vec<i32> = knobs(&mut params.clone()).into_iter().map(|w| *w).collect();
+    let (w, k) = ploy_search::tuning::descend(
+        start,
+        Some(0),
+        k,
+        |w, k| loss(samples, &with_knobs(&params, w), k),
+        |round, l, k| eprintln!("round {round}: training loss {l:.6}, scale {k:.0}"),
+    );
+    (with_knobs(&params, &w), k)
 }

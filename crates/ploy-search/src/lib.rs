@@ -203,6 +203,7 @@ mod search;
 mod share;
 mod table;
 mod text;
+pub mod tuning;
 
 pub use game::{Evaluator, MAX_MOVES, MoveBuffer, SearchGame, Side, Terminal};
 pub use level::{Level, LevelError, LevelRng, choose_within};

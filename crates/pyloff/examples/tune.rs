@@ -92,7 +92,7 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let start = EvalParams::default();
-    let k = fit_scale(&train, &start);
+    let k = ploy_search::tuning::fit_scale(1.0, 100_000.0, |k| loss(&train, &start, k));
     eprintln!(
         "scale K = {k:.0}; loss with today's weights: training {:.6}, held out {:.6}",
         loss(&train, &start, k),
@@ -165,22 +165,6 @@ fn loss(samples: &[Sample], params: &EvalParams, k: f64) -> f64 {
     sum / samples.len() as f64
 }
 
-/// The scale that fits `params` best (golden-section search over 1 to 10,000).
-fn fit_scale(samples: &[Sample], params: &EvalParams) -> f64 {
-    let (mut a, mut b) = (0f64, 10_000f64.ln());
-    let r = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..40 {
-        let c = b - r * (b - a);
-        let d = a + r * (b - a);
-        if loss(samples, params, c.exp()) < loss(samples, params, d.exp()) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    ((a + b) / 2.0).exp()
-}
-
 /// The weights the descent moves (a piece is the unit).
 fn knobs(p: &mut EvalParams) -> [&mut i32; 8] {
     [
@@ -195,39 +179,23 @@ fn knobs(p: &mut EvalParams) -> [&mut i32; 8] {
     ]
 }
 
-/// Coordinate descent from `params` and scale `k`: the tuned weights and their scale.
-fn descend(samples: &[Sample], mut params: EvalParams, mut k: f64) -> (EvalParams, f64) {
-    let mut steps: Vec<i32> = knobs(&mut { params })
-        .iter()
-        .map(|w| (w.abs() / 4).max(4))
-        .collect();
-    let mut best = loss(samples, &params, k);
-    for round in 1..=200 {
-        let mut improved = false;
-        for (i, step) in steps.iter().enumerate() {
-            for sign in [1, -1] {
-                let mut trial = params;
-                *knobs(&mut trial)[i] += sign * step;
-                let l = loss(samples, &trial, k);
-                if l < best {
-                    best = l;
-                    params = trial;
-                    improved = true;
-                    break;
-                }
-            }
-        }
-        k = fit_scale(samples, &params);
-        best = loss(samples, &params, k);
-        eprintln!("round {round}: training loss {best:.6}, scale {k:.0}");
-        if !improved {
-            if steps.iter().all(|&s| s <= 1) {
-                break;
-            }
-            for s in &mut steps {
-                *s = (*s / 2).max(1);
-            }
-        }
+/// `base` with the knobs set to `w`.
+fn with_knobs(mut base: EvalParams, w: &[i32]) -> EvalParams {
+    for (k, &v) in knobs(&mut base).into_iter().zip(w) {
+        *k = v;
     }
-    (params, k)
+    base
+}
+
+/// Coordinate descent from `params` and scale `k`: the tuned weights and their scale.
+fn descend(samples: &[Sample], mut params: EvalParams, k: f64) -> (EvalParams, f64) {
+    let start: Vec<i32> = knobs(&mut params).into_iter().map(|w| *w).collect();
+    let (w, k) = ploy_search::tuning::descend(
+        start,
+        None,
+        k,
+        |w, k| loss(samples, &with_knobs(params, w), k),
+        |round, l, k| eprintln!("round {round}: training loss {l:.6}, scale {k:.0}"),
+    );
+    (with_knobs(params, &w), k)
 }
