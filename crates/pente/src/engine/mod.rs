@@ -1,6 +1,7 @@
 //! The engine: Pente on ploy-search, at full strength, at a [`Level`] 1 to 8, or as a
 //! narrowed search of the 2018 program ([`Ladder`]).
 
+mod budget;
 mod eval;
 pub(crate) mod patterns;
 mod proven;
@@ -22,6 +23,10 @@ pub use state::{SearchPosition, Tuning};
 
 use crate::position::Position;
 use crate::types::Move;
+use budget::{
+    PLAY_OUT_NODES, VERIFY_CHECKS, VERIFY_PARTS, VERIFY_SHARE_MAIN, check_share, min_option,
+    remaining, research_share, scaled,
+};
 use proven::{Continuation, ProvenWin};
 use state::Narrowing;
 use threat::{ThreatBudget, ThreatSearch};
@@ -881,106 +886,6 @@ impl Engine {
         }
         analysis.time = self.clock.now().saturating_sub(start);
         analysis
-    }
-}
-
-/// Share of a node or time budget the main search of full strength gets (in eighths); the
-/// rest is for checking its move ([`Engine::search`]).
-const VERIFY_SHARE_MAIN: u32 = 5;
-/// Share of the budget for the opponent's search after the chosen move (in eighths; the
-/// last eighth is for searching the other moves when the chosen one is refuted).
-const VERIFY_SHARE_CHECK: u32 = 2;
-/// The parts a budget is cut into for the checks.
-const VERIFY_PARTS: u32 = 8;
-/// Most nodes of the search that keeps an announced win ([`Engine::search`]) when the
-/// caller gives no node or time budget.
-const PLAY_OUT_NODES: u64 = 2_000_000;
-/// Most checks of a full-strength move.
-const VERIFY_CHECKS: usize = 1;
-
-/// `limits` with nodes and times scaled by `num / den` (at least one node).
-fn scaled(limits: &Limits, num: u32, den: u32) -> Limits {
-    let mut l = limits.clone();
-    l.nodes = l
-        .nodes
-        .map(|n| (n * u64::from(num) / u64::from(den)).max(1));
-    l.soft_time = l.soft_time.map(|t| t * num / den);
-    l.hard_time = l.hard_time.map(|t| t * num / den);
-    l
-}
-
-/// `part` (a share of `whole`) cut so that, after `elapsed`, it does not go past `whole`'s
-/// hard time (its soft time, already spent by the main search, does not cut the part's);
-/// the times are from now on.
-fn remaining(part: &Limits, elapsed: Duration, whole: &Limits) -> Limits {
-    let mut l = part.clone();
-    if let (Some(t), Some(w)) = (l.hard_time.as_mut(), whole.hard_time) {
-        *t = (*t).min(w.saturating_sub(elapsed));
-    }
-    if let (Some(t), Some(h)) = (l.soft_time.as_mut(), l.hard_time) {
-        *t = (*t).min(h);
-    }
-    l
-}
-
-/// The time a budget aims at (what fitted iterations fill): twice its soft time, at most
-/// its hard time (the whole time of a fixed time a move).
-fn aim(limits: &Limits) -> Option<Duration> {
-    match (limits.soft_time, limits.hard_time) {
-        (Some(soft), Some(hard)) => Some(soft.saturating_mul(2).min(hard)),
-        (Some(soft), None) => Some(soft.saturating_mul(2)),
-        (None, hard) => hard,
-    }
-}
-
-/// `part` aiming at `time` from now (soft time half of it), its hard time at most that and
-/// what is left of `whole`'s hard time after `elapsed`.
-fn aiming(mut part: Limits, time: Duration, whole: &Limits, elapsed: Duration) -> Limits {
-    let hard = whole
-        .hard_time
-        .map_or(time, |h| time.min(h.saturating_sub(elapsed)));
-    part.soft_time = Some(time / 2);
-    part.hard_time = Some(hard);
-    part
-}
-
-/// The budget of the check after the main search, which ended `elapsed` after the start:
-/// a quarter of a node budget; with a time budget, up to seven eighths of the time aimed at
-/// (at least the quarter's own share), so that what the main search left is spent and the
-/// last eighth stays for searching the other moves.
-fn check_share(limits: &Limits, elapsed: Duration) -> Limits {
-    let part = remaining(
-        &scaled(limits, VERIFY_SHARE_CHECK, VERIFY_PARTS),
-        elapsed,
-        limits,
-    );
-    match (aim(limits), aim(&part)) {
-        (Some(whole), Some(own)) => {
-            let upto = whole * (VERIFY_SHARE_MAIN + VERIFY_SHARE_CHECK) / VERIFY_PARTS;
-            let time = own.max(upto.saturating_sub(elapsed));
-            aiming(part, time, limits, elapsed)
-        }
-        _ => part,
-    }
-}
-
-/// The budget of the search of the other moves after the check refuted the chosen one,
-/// `elapsed` after the start: an eighth of a node budget; with a time budget, what is left
-/// of the time aimed at.
-fn research_share(limits: &Limits, elapsed: Duration) -> Limits {
-    let part = remaining(&scaled(limits, 1, VERIFY_PARTS), elapsed, limits);
-    match aim(limits) {
-        Some(whole) => aiming(part, whole.saturating_sub(elapsed), limits, elapsed),
-        None => part,
-    }
-}
-
-/// The smaller of two optional limits (`None`: no limit).
-fn min_option<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, None) => a,
-        (None, b) => b,
     }
 }
 

@@ -1,5 +1,6 @@
 //! The engine's unit tests: the shares of a budget, and a kept announced win.
 
+use super::budget::*;
 use super::*;
 
 /// The check after a timed main search keeps its own share of the time: the whole
