@@ -17,4 +17,4 @@ work="target/matches"
 base_ploy "$commit"
 "$work/ploy-$commit" match --game pente --a full --b full@n18000 --nodes 20000 \
   --games "$games" --seed 100 -j 2 --records "$dir"
-cargo run --release -p pente --example tune -- "$dir"
+cargo run --release -p pente --example pente_tune -- "$dir"

@@ -5,7 +5,7 @@
 # game by game, against the same engine at 1,800 in the others (nearly equal, so that the
 # games of an opening differ), size 6, default rules, 4 random opening plies, and writes
 # every game's record into DIR. A node budget makes the games the same on any machine.
-# Then: cargo run --release -p pyloff --example tune -- DIR [DIR...]
+# Then: cargo run --release -p pyloff --example pyloff_tune -- DIR [DIR...]
 # Usage: matches/pyloff-selfplay.sh COMMIT PLAYERS GAMES SEED DIR
 #   round 1: matches/pyloff-selfplay.sh 309a876 4 600 300 target/pyloff-4
 #            matches/pyloff-selfplay.sh 309a876 3 402 301 target/pyloff-3

@@ -1,6 +1,6 @@
 //! Fitting an evaluation's integer weights to game results: the scale of a logistic (or
 //! softmax) prediction by golden-section search, and the weights by coordinate descent.
-//! The games' tuners (`cargo run -p pente --example tune`, `-p pyloff --example tune`)
+//! The games' tuners (`cargo run -p pente --example pente_tune`, `-p pyloff --example pyloff_tune`)
 //! read their positions and say what the loss is; this module only searches.
 //!
 //! ```

@@ -429,7 +429,7 @@ impl Default for EvalParams {
 
 /// The default weights with three and four players: those of two players without the
 /// race (a two-player term). Weights fitted to self-play games of three and four players
-/// (the `tune` example) lost their match against these (the Pyloff document's match
+/// (the `pyloff_tune` example) lost their match against these (the Pyloff document's match
 /// results).
 fn multi_params() -> EvalParams {
     EvalParams {

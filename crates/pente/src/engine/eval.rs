@@ -8,8 +8,8 @@ use super::state::SearchPosition;
 
 /// The weights of the evaluation (units: a hundredth of the first captured pair's worth; a
 /// won game is far above every evaluation). The defaults are fitted to the results of the
-/// engine's own games by the `tune` example (`cargo run --release -p pente --example tune
-/// -- DIR`, which says how).
+/// engine's own games by the `pente_tune` example (`cargo run --release -p pente
+/// --example pente_tune -- DIR`, which says how).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EvalParams {
@@ -106,7 +106,7 @@ impl Evaluation {
 
 /// What the evaluation reads of a position, from the side of the player to move: the
 /// counts the search keeps incrementally. [`Evaluation::value_of`] turns them into a value;
-/// the tuner (`cargo run --release -p pente --example tune`) reads them once per position
+/// the tuner (`cargo run --release -p pente --example pente_tune`) reads them once per position
 /// and weighs them many times.
 ///
 /// ```

@@ -2,7 +2,7 @@
 //! game records.
 //!
 //! ```text
-//! cargo run --release -p pyloff --example tune -- DIR [DIR...]
+//! cargo run --release -p pyloff --example pyloff_tune -- DIR [DIR...]
 //! ```
 //!
 //! Reads every `*.pyloff` record in the directories (those `ploy match --game pyloff
@@ -35,7 +35,7 @@ struct Sample {
 fn main() -> ExitCode {
     let dirs: Vec<String> = std::env::args().skip(1).collect();
     if dirs.is_empty() || dirs.iter().any(|d| d == "--help" || d == "-h") {
-        eprintln!("usage: tune DIR [DIR...]   (directories of .pyloff game records)");
+        eprintln!("usage: pyloff_tune DIR [DIR...]   (directories of .pyloff game records)");
         return ExitCode::from(2);
     }
     let mut files = Vec::new();
@@ -48,7 +48,7 @@ fn main() -> ExitCode {
                     .filter(|p| p.extension().is_some_and(|x| x == "pyloff")),
             ),
             Err(e) => {
-                eprintln!("tune: {d}: {e}");
+                eprintln!("pyloff_tune: {d}: {e}");
                 return ExitCode::FAILURE;
             }
         }
@@ -61,14 +61,14 @@ fn main() -> ExitCode {
         let text = match fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("tune: {}: {e}", path.display());
+                eprintln!("pyloff_tune: {}: {e}", path.display());
                 continue;
             }
         };
         let samples = match text.parse::<Record>() {
             Ok(record) => samples(&eval, &record),
             Err(e) => {
-                eprintln!("tune: {}: {e}", path.display());
+                eprintln!("pyloff_tune: {}: {e}", path.display());
                 continue;
             }
         };
@@ -88,7 +88,7 @@ fn main() -> ExitCode {
         test.len()
     );
     if train.is_empty() {
-        eprintln!("tune: no positions");
+        eprintln!("pyloff_tune: no positions");
         return ExitCode::FAILURE;
     }
     let start = EvalParams::default();

@@ -1,7 +1,7 @@
 //! Tunes the evaluation's weights ([`pente::EvalParams`]) from self-play games.
 //!
 //! ```text
-//! cargo run --release -p pente --example tune -- DIR [DIR...]
+//! cargo run --release -p pente --example pente_tune -- DIR [DIR...]
 //! ```
 //!
 //! Reads every `*.pente` record in the directories (those `ploy match --game pente
@@ -44,7 +44,7 @@ struct Sample {
 fn main() -> ExitCode {
     let dirs: Vec<String> = std::env::args().skip(1).collect();
     if dirs.is_empty() || dirs.iter().any(|d| d == "--help" || d == "-h") {
-        eprintln!("usage: tune DIR [DIR...]   (directories of .pente game records)");
+        eprintln!("usage: pente_tune DIR [DIR...]   (directories of .pente game records)");
         return ExitCode::from(2);
     }
     let mut files = Vec::new();
@@ -52,7 +52,7 @@ fn main() -> ExitCode {
         let entries = match fs::read_dir(d) {
             Ok(e) => e,
             Err(e) => {
-                eprintln!("tune: {d}: {e}");
+                eprintln!("pente_tune: {d}: {e}");
                 return ExitCode::FAILURE;
             }
         };
@@ -77,7 +77,7 @@ fn main() -> ExitCode {
                 }
             }
             Ok(_) => {}
-            Err(e) => eprintln!("tune: {}: {e}", path.display()),
+            Err(e) => eprintln!("pente_tune: {}: {e}", path.display()),
         }
     }
     eprintln!(
@@ -86,7 +86,7 @@ fn main() -> ExitCode {
         test.len()
     );
     if train.is_empty() {
-        eprintln!("tune: no positions");
+        eprintln!("pente_tune: no positions");
         return ExitCode::FAILURE;
     }
     let start = EvalParams::default();
