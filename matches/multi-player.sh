@@ -10,9 +10,10 @@
 # Each match writes a line per game to matches/logs/multi-LABEL-MATCH.jsonl and resumes
 # from it, so the script can run over several sessions: run it again to go on. LABEL names
 # the candidate (a new candidate gets a new label, so its games start a log of their own).
-# Usage: [JOBS=N] matches/multi-player.sh LABEL [NAME=VALUE]... [pyloff4|pyloff3|ffa]...
+# Usage: [JOBS=N] [NODES=N] matches/multi-player.sh LABEL [NAME=VALUE]... [pyloff4|pyloff3|ffa]...
 #   (default: all three matches; NAME=VALUE: an engine option for A, e.g. Search=brs+;
-#   JOBS: games at once, 1 by default; the node budget makes the games the same either way)
+#   JOBS: games at once, 1 by default; the node budget makes the games the same either way;
+#   NODES: the node budget a move of the Pyloff matches, 2,000 by default)
 #
 # Candidates so far (each run at the commit named):
 #   blend (920607c, EvalParams::best_other [75, 50]): matches/multi-player.sh blend pyloff4 pyloff3
@@ -20,6 +21,8 @@
 #   caps (e6dacfc, urgent moves first in the paranoid reduction): matches/multi-player.sh caps pyloff4 pyloff3
 #   tuned (Pyloff's weights for three and four players fitted to self-play, reverted after):
 #     JOBS=2 matches/multi-player.sh tuned pyloff4   (stopped after 98 games: 10.7 %)
+#   brsplus8k (BRS+ at four times the node budget):
+#     NODES=8000 matches/multi-player.sh brsplus8k Search=brs+ pyloff4
 set -euo pipefail
 label="${1:?usage: matches/multi-player.sh LABEL [pyloff4|pyloff3|ffa]...}"
 shift
@@ -56,8 +59,8 @@ done
 for m in "${matches[@]}"; do
   for one in $m; do
     case "$one" in
-      pyloff4) run pyloff4 --game pyloff --players 4 --nodes 2000 --seed 2 --games 200 ;;
-      pyloff3) run pyloff3 --game pyloff --players 3 --nodes 2000 --seed 2 --games 201 ;;
+      pyloff4) run pyloff4 --game pyloff --players 4 --nodes "${NODES:-2000}" --seed 2 --games 200 ;;
+      pyloff3) run pyloff3 --game pyloff --players 3 --nodes "${NODES:-2000}" --seed 2 --games 201 ;;
       ffa) echo ffa > "$work/ffa.txt"
            run ffa --ffa-seats --openings "$work/ffa.txt" --opening-plies 4 --nodes 80000 --seed 2 --games 200 ;;
       *) echo "unknown match $one" >&2; exit 2 ;;

@@ -56,7 +56,7 @@ pub enum Command {
     Bench(BenchArgs),
     /// Check a score sheet or game record, or convert it.
     Sheet(SheetArgs),
-    /// Pente: `ploy pente moves|analyze|play|match|piskvork`.
+    /// Pente: `ploy pente moves|analyze|play|match|piskvork|book`.
     Pente(PenteArgs),
     /// Pyloff: `ploy pyloff moves|analyze|play|match|bench`.
     Pyloff(PyloffArgs),

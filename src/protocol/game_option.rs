@@ -26,7 +26,7 @@ const KEYS: [&[&str]; 3] = [
         "partnerelimination",
         "barecommander",
     ],
-    &["size", "tournamentrule"],
+    &["size", "tournamentrule", "ownbook"],
     &["multipv", "size", "players", "allfreedoms", "cutdown"],
 ];
 

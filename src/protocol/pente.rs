@@ -14,6 +14,9 @@ use super::game::{GoRequest, ProtocolGame, bestmove_line, count_from, game_over,
 use super::game::{bad_value, info_text, share_percent, split_at_moves, start_position, yes_no};
 use super::{Engines, Job, Out, QUOTE, SearchJob, excerpt, say};
 
+/// The `OwnBook` option's default.
+const OWN_BOOK: bool = true;
+
 /// Pente's engine at full strength with a table of `mb` MiB.
 pub(super) fn new_engine(mb: usize) -> pente::Engine {
     let config = Config {
@@ -38,6 +41,8 @@ pub(super) struct PenteProtocol {
     start: Position,
     moves: Vec<Move>,
     pos: Position,
+    /// The `OwnBook` option: full strength plays from the committed opening book.
+    own_book: bool,
 }
 
 impl PenteProtocol {
@@ -48,6 +53,7 @@ impl PenteProtocol {
             start: Position::new(rules),
             moves: Vec::new(),
             pos: Position::new(rules),
+            own_book: OWN_BOOK,
         }
     }
 
@@ -90,6 +96,7 @@ impl ProtocolGame for PenteProtocol {
              var 19"
                 .to_owned(),
             "option name Tournament rule type check default true".to_owned(),
+            format!("option name OwnBook type check default {OWN_BOOK}"),
         ]
     }
 
@@ -111,6 +118,16 @@ impl ProtocolGame for PenteProtocol {
                 Some(on) => self.rules.with_tournament_rule(on),
                 None => return Some(Err(bad())),
             },
+            "ownbook" => {
+                // Not a rule: the game goes on.
+                return Some(match yes_no(&v) {
+                    Some(on) => {
+                        self.own_book = on;
+                        Ok(())
+                    }
+                    None => Err(bad()),
+                });
+            }
             _ => return None,
         };
         self.rules = rules;
@@ -164,12 +181,15 @@ impl ProtocolGame for PenteProtocol {
         }
         let pos = self.pos.clone();
         let level = request.level;
+        // The book answers at once: not while pondering, which must wait for `ponderhit`.
+        let book = (self.own_book && request.ponder.is_none()).then(pente::book::Book::builtin);
         Ok(Box::new(move |engines: &mut Engines| {
             if let Some(result) = result_text(&pos) {
                 return game_over(&out, result);
             }
             let engine = engines.pente();
             engine.set_level(level);
+            engine.set_book(book);
             let view = pos.turn().name();
             let mut printed = false;
             let mut show = |info: &pente::Info<'_, Move>| {

@@ -395,6 +395,59 @@ fn pente_options_budgets_and_refusals() {
     e.send("quit");
 }
 
+/// The `OwnBook` option: on by default, a position of the committed book (here turned a
+/// quarter from the line it was stored with) is answered with the book's move without a
+/// search; off, the engine searches; the option does not touch the game.
+#[test]
+fn pente_plays_from_its_book_unless_told_not_to() {
+    let book = pente::book::Book::builtin();
+    let entry = book
+        .entries()
+        .find(|e| e.line.len() == 3)
+        .expect("the book holds three-stone positions");
+    // The entry's line turned a quarter about the centre: the same position to the book.
+    let turn = pente::book::Symmetry::ALL[1];
+    let size = pente::Size::S19;
+    let line: Vec<String> = entry
+        .line
+        .iter()
+        .map(|m| turn.apply(size, m.point()).to_string())
+        .collect();
+    let expected = turn.apply(size, entry.reply.point()).to_string();
+
+    let mut e = Engine::start();
+    assert!(e.answer("setoption name Game value pente").is_empty());
+    e.send("uci");
+    let hello = e.until("uciok");
+    assert!(hello.contains(&"option name OwnBook type check default true".to_owned()));
+    let position = format!("position startpos moves {}", line.join(" "));
+    assert!(e.answer(&position).is_empty());
+    let (infos, best) = e.go("go nodes 20000", &["white", "black"]);
+    assert_eq!(best.split(' ').next(), Some(expected.as_str()), "{line:?}");
+    assert_eq!(infos.len(), 1);
+    assert_eq!(infos[0].pv, std::slice::from_ref(&expected));
+
+    let before = e.position();
+    e.refused("setoption name OwnBook value maybe", "bad value");
+    assert!(e.answer("setoption name OwnBook value false").is_empty());
+    assert_eq!(e.position(), before, "the option keeps the game");
+    e.send("go nodes 20000");
+    let lines = e.until("bestmove ");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth") && !l.contains(" nodes 0 ")),
+        "a search: {lines:?}"
+    );
+    // Another game's option name is refused as before.
+    assert!(e.answer("setoption name Game value pyloff").is_empty());
+    e.refused(
+        "setoption name OwnBook value true",
+        "not an option of pyloff games",
+    );
+    e.send("quit");
+}
+
 // ---------------------------------------------------------------------------------------
 // Pyloff.
 // ---------------------------------------------------------------------------------------

@@ -111,6 +111,36 @@ pub fn seed_option(data: &[u8]) {
 
 /// Generated inputs for the bodies: canonical texts from seeded playouts, mutated byte by
 /// byte, and random strings from the notations' alphabet.
+/// Opening books: a book that reads writes text that reads back equal; every entry's move
+/// is legal where its line leads and is what the book answers there; errors name a line
+/// of the input.
+pub fn book(data: &[u8]) {
+    use crate::book::{Book, BookError};
+    let Some(s) = text(data) else { return };
+    match s.parse::<Book>() {
+        Ok(book) => {
+            let canonical = book.to_string();
+            let again: Book = canonical.parse().expect("canonical text reads");
+            assert_eq!(again, book);
+            for e in book.entries() {
+                let pos = Position::from_moves(book.rules(), &e.line).expect("entries replay");
+                assert!(pos.is_legal(e.reply));
+                assert_eq!(book.probe(&pos), Some(e.reply));
+            }
+        }
+        Err(e) => {
+            let line = match &e {
+                BookError::Rules { line }
+                | BookError::Syntax { line, .. }
+                | BookError::Illegal { line, .. }
+                | BookError::Duplicate { line, .. } => *line,
+            };
+            assert!(line <= s.lines().count());
+            let _ = e.to_string();
+        }
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod inputs {
     use crate::engine::mix64;
@@ -162,6 +192,13 @@ pub(crate) mod inputs {
             l.extend_from_slice(line.as_bytes());
             out.push(l);
         }
+        let book = "rules 19x19 tournament\nK10 : L11 score 12 depth 20 nodes 3500000\n\
+                    K10 L11 N13 : N11 score 254 depth 27 nodes 4146241\n\
+                    K10 J9 G9 : H10 score win5 depth 5 nodes 10\n";
+        out.push(book.as_bytes().to_vec());
+        out.push(b"rules 9 free\n# a comment\n\nE5 : F6 score -3 depth 4 nodes 100\n".to_vec());
+        let builtin = crate::book::Book::builtin().to_string();
+        out.push(builtin.as_bytes()[..builtin.len().min(600)].to_vec());
         for o in [
             "size(13)",
             "board_size(9).",
@@ -243,5 +280,10 @@ mod tests {
     #[test]
     fn fuzz_body_seed_option() {
         run(seed_option, 5);
+    }
+
+    #[test]
+    fn fuzz_body_book() {
+        run(book, 6);
     }
 }

@@ -76,6 +76,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod book;
 pub mod display;
 pub mod engine;
 #[cfg(any(test, feature = "fuzzing"))]

@@ -79,7 +79,7 @@ impl Brain {
             rules: Rules::default(),
             tournament_rule: true,
             game: None,
-            engine: Engine::new(Strength::Full),
+            engine: Engine::new(Strength::Full).with_book(Some(crate::book::Book::builtin())),
             timeout_turn: None,
             time_left: None,
             board: None,

@@ -1,5 +1,6 @@
-//! `ploy pente`: the Pente programs, `moves`, `analyze`, `play`, `match` and `piskvork`
-//! (the Gomocup brain, also installed as the `pbrain-ploy-pente` binary). Their input
+//! `ploy pente`: the Pente programs, `moves`, `analyze`, `play`, `match`, `piskvork`
+//! (the Gomocup brain, also installed as the `pbrain-ploy-pente` binary) and `book` (builds
+//! the opening book). Their input
 //! lines and JSON answers are documented in `pente::json_lines` and `docs/pente.md`.
 
 use clap::{Args, Subcommand};
@@ -7,6 +8,7 @@ use clap::{Args, Subcommand};
 use super::Failure;
 
 pub mod analyze;
+pub mod book;
 pub mod r#match;
 pub mod moves;
 pub mod piskvork;
@@ -34,6 +36,8 @@ pub enum PenteCommand {
     Match(Box<r#match::MatchArgs>),
     /// A Gomocup (Piskvork) brain on standard input and output.
     Piskvork(piskvork::PiskvorkArgs),
+    /// Build the opening book from the engine's own searches of the first positions.
+    Book(book::BookArgs),
 }
 
 /// Runs the Pente subcommand.
@@ -47,6 +51,7 @@ pub fn run(args: &PenteArgs) -> Result<(), Failure> {
         PenteCommand::Play(a) => play::run(a),
         PenteCommand::Match(a) => r#match::run(a),
         PenteCommand::Piskvork(a) => piskvork::run(a),
+        PenteCommand::Book(a) => book::run(a),
     }
 }
 

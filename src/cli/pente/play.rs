@@ -107,6 +107,14 @@ struct Session<W: Write> {
     seed: u64,
 }
 
+/// The bot of `strength`: at full strength it plays from the opening book (19 × 19 with
+/// the tournament rule; the book holds nothing else).
+fn bot_engine(strength: Strength, seed: u64) -> Engine {
+    Engine::new(strength)
+        .with_seed(seed)
+        .with_book(Some(pente::book::Book::builtin()))
+}
+
 fn describe(strength: &Strength) -> String {
     match strength {
         Strength::Full => "full strength".to_owned(),
@@ -116,18 +124,9 @@ fn describe(strength: &Strength) -> String {
     }
 }
 
-/// Writes `text` to `path` through a temporary file and a rename.
-fn save_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
-}
-
 impl<W: Write> Session<W> {
     fn new_engine(&mut self) {
-        self.bot = Engine::new(self.settings.strength()).with_seed(self.seed);
+        self.bot = bot_engine(self.settings.strength(), self.seed);
     }
 
     fn show(&mut self) -> std::io::Result<()> {
@@ -233,7 +232,7 @@ impl<W: Write> Session<W> {
                 if self.game.position().is_over() {
                     writeln!(self.out, "The game is over.")?;
                 } else {
-                    let mut engine = Engine::new(Strength::Full).with_seed(self.seed);
+                    let mut engine = bot_engine(Strength::Full, self.seed);
                     let a = engine.search(
                         self.game.position(),
                         &Limits::move_time(self.movetime),
@@ -253,7 +252,10 @@ impl<W: Write> Session<W> {
                         &self.name(Color::White),
                         &self.name(Color::Black),
                     );
-                    match save_atomically(Path::new(rest), &record.to_string()) {
+                    match crate::play::write_atomically(
+                        Path::new(rest),
+                        record.to_string().as_bytes(),
+                    ) {
                         Ok(()) => writeln!(self.out, "Saved to {rest}.")?,
                         Err(e) => writeln!(self.out, "Cannot save to {rest}: {e}")?,
                     }
@@ -418,7 +420,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     let stdout = std::io::stdout();
     let mut session = Session {
         out: stdout.lock(),
-        bot: Engine::new(settings.strength()).with_seed(args.seed),
+        bot: bot_engine(settings.strength(), args.seed),
         settings,
         players: [args.white, args.black],
         game,

@@ -333,7 +333,7 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
                 record.result = RecordResult::Capped(outcome);
             }
             let path = dir.join(format!("game-{:03}.txt", n + 1));
-            if let Err(e) = write_atomically(&path, &record.to_string()) {
+            if let Err(e) = crate::play::write_atomically(&path, record.to_string().as_bytes()) {
                 eprintln!("error: cannot write {}: {e}", path.display());
             }
         }
@@ -376,11 +376,4 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// Writes `text` to `path` through a temporary file and a rename.
-fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }

@@ -257,7 +257,10 @@ impl Session {
             }
             "save" => match words.get(1) {
                 None => println!("usage: save FILE"),
-                Some(path) => match write_atomically(Path::new(path), &self.record_text()) {
+                Some(path) => match crate::play::write_atomically(
+                    Path::new(path),
+                    self.record_text().as_bytes(),
+                ) {
                     Ok(()) => println!("saved to {path}"),
                     Err(e) => println!("cannot write {path}: {e}"),
                 },
@@ -308,14 +311,6 @@ fn load(path: &Path) -> Result<Game, String> {
         .parse()
         .map_err(|e: pyloff::RecordError| e.to_string())?;
     record.replay().map_err(|e| e.to_string())
-}
-
-/// Writes `text` to `path` through a temporary file and a rename.
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }
 
 /// Plays until `quit` or the end of standard input.

@@ -262,6 +262,8 @@ pub struct Engine {
     checker: Option<Searcher<SearchPosition, Evaluation>>,
     /// The win announced with the last full-strength move, kept for the next one.
     proven: Option<ProvenWin>,
+    /// The opening book full strength plays from (none by default).
+    book: Option<Arc<crate::book::Book>>,
 }
 
 /// A clock shared between the engine and its searcher.
@@ -359,6 +361,7 @@ impl Engine {
             clock: Arc::new(SystemClock::new()),
             checker: None,
             proven: None,
+            book: None,
         }
     }
 
@@ -393,6 +396,21 @@ impl Engine {
     #[must_use]
     pub fn with_tuning(mut self, tuning: Tuning) -> Engine {
         self.tuning = tuning;
+        self
+    }
+
+    /// Plays from `book` at full strength (and level 8) from the next search on, or
+    /// without a book (`None`, the default): a position the book holds is answered with
+    /// its move at once, without a search (see [`crate::book`]; `Book::builtin()` is the
+    /// committed one).
+    pub fn set_book(&mut self, book: Option<Arc<crate::book::Book>>) {
+        self.book = book;
+    }
+
+    /// The same engine playing from `book` ([`Engine::set_book`]).
+    #[must_use]
+    pub fn with_book(mut self, book: Option<Arc<crate::book::Book>>) -> Engine {
+        self.book = book;
         self
     }
 
@@ -458,6 +476,9 @@ impl Engine {
     /// then of every move. [`Engine::clear`] and [`Engine::forget_proven_win`] forget the
     /// announcement.
     ///
+    /// With a book ([`Engine::set_book`]) full strength answers a position the book
+    /// holds with the book's move at once (no nodes, the book search's score and depth).
+    ///
     /// Levels 1 to 7 search within their own limits too ([`LevelParams`]). A [`Ladder`]
     /// ignores every budget but the stop flag. A finished game answers `best_move: None`
     /// with the result as the score.
@@ -491,6 +512,10 @@ impl Engine {
         observer: impl FnMut(&Info<'_, Move>),
         start: Duration,
     ) -> Analysis {
+        if let Some(a) = self.book.as_ref().and_then(|b| b.answer(pos)) {
+            self.proven = None;
+            return a;
+        }
         let claim = self.proven.take().and_then(|p| p.continuation(pos));
         let threat_nodes = self.threat_nodes;
         let verify = limits.nodes.is_some() || limits.hard_time.is_some();

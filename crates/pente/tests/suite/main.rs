@@ -2,6 +2,7 @@
 //! file); each file is a module.
 
 mod analyze_lines;
+mod book;
 mod common;
 mod defects;
 mod eval_terms;
