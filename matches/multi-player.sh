@@ -21,8 +21,8 @@
 #   caps (e6dacfc, urgent moves first in the paranoid reduction): matches/multi-player.sh caps pyloff4 pyloff3
 #   tuned (Pyloff's weights for three and four players fitted to self-play, reverted after):
 #     JOBS=2 matches/multi-player.sh tuned pyloff4   (stopped after 98 games: 10.7 %)
-#   brsplus8k (BRS+ at four times the node budget):
-#     NODES=8000 matches/multi-player.sh brsplus8k Search=brs+ pyloff4
+#   brsplus8k (16d7f89, BRS+ at four times the node budget):
+#     NODES=8000 matches/multi-player.sh brsplus8k Search=brs+ pyloff4 pyloff3
 set -euo pipefail
 label="${1:?usage: matches/multi-player.sh LABEL [pyloff4|pyloff3|ffa]...}"
 shift
