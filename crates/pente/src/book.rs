@@ -343,9 +343,9 @@ impl Book {
     }
 }
 
-/// The canonical key of a position, for callers that collect positions the way the book
-/// stores them: two positions have the same key exactly when a symmetry of the board maps
-/// one onto the other.
+/// Whether `a` and `b` are the same position up to the board's symmetries (same rules,
+/// and one of the eight [`Symmetry`]s maps one onto the other): the book stores such
+/// positions once.
 #[must_use]
 pub fn same_up_to_symmetry(a: &Position, b: &Position) -> bool {
     a.rules() == b.rules() && canonical(a).0 == canonical(b).0
