@@ -3,7 +3,8 @@
 //! below 8 `MultiPV` gives way to the level's own lines), moves as `c3`, `swap` and `pass`, positions as
 //! Pyloff's position strings, the `pyloff` crate's engine. Three and four players are
 //! searched as the common `Search` option says (`default`: the engine's default search,
-//! `pyloff::multi::DEFAULT_SEARCH`), set before every search.
+//! `pyloff::multi::default_search`: BRS+ for four players, the paranoid reduction for three;
+//! below level 8 the paranoid reduction), set before every search.
 
 use ploy_search::Config;
 use pyloff::{Evaluation, Move, Options, Outcome, Position, RuleSet, SearchPosition};
@@ -212,7 +213,7 @@ impl ProtocolGame for PyloffProtocol {
         )?;
         let hashes = self.hashes.clone();
         let level = request.level;
-        let kind = request.search.unwrap_or(pyloff::multi::DEFAULT_SEARCH);
+        let kind = request.search;
         Ok(Box::new(move |engines: &mut Engines| {
             if let Some(result) = result_text(&pos) {
                 return game_over(&out, result);
@@ -224,7 +225,10 @@ impl ProtocolGame for PyloffProtocol {
             let limits = count_from(request.limits, request.received, request.ponder.is_some());
             let engine = engines.pyloff();
             engine.set_level(level);
-            engine.set_search_kind(kind);
+            match kind {
+                Some(kind) => engine.set_search_kind(kind),
+                None => engine.set_default_search(),
+            }
             let r = engine.search_root(&root, &history, &limits, &options, |info| {
                 say(&out, &format!("info {}", info_text(info, &view)))
             });

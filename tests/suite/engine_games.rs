@@ -784,7 +784,8 @@ fn pente_and_pyloff_levels() {
 /// `setoption name Search value KIND` reaches the search of a four-player Pyloff game: each
 /// multi-player kind answers exactly as the `pyloff` crate's engine with that kind does at
 /// the same node budget (one `info` line, for the answer), the paranoid reduction reports
-/// every iteration, and `default` is the engine's default search, line for line.
+/// every iteration, and `default` is the engine's default search, line for line: BRS+ for
+/// four players, the paranoid reduction for three and below level 8.
 #[test]
 fn the_search_option_reaches_pyloff_for_four_players() {
     use ploy_search::SearchOptions;
@@ -821,8 +822,12 @@ fn the_search_option_reaches_pyloff_for_four_players() {
         paranoid_lines.len() > 1,
         "the paranoid reduction reports each iteration: {paranoid_lines:?}"
     );
+    let mut brs_plus = None;
     for kind in [SearchKind::Brs, SearchKind::BrsPlus, SearchKind::Mcts] {
         let (lines, best) = run(&mut e, kind.name());
+        if kind == SearchKind::BrsPlus {
+            brs_plus = Some((lines.clone(), best.clone()));
+        }
         let mut engine = pyloff::Engine::new().with_search_kind(kind);
         let expected = engine.search_root(
             &pyloff::SearchPosition::new(pos.clone()),
@@ -848,7 +853,23 @@ fn the_search_option_reaches_pyloff_for_four_players() {
             .map(|l| l.split(" nps ").next().unwrap_or(l).to_owned())
             .collect()
     };
-    assert_eq!(pyloff::multi::DEFAULT_SEARCH, SearchKind::Paranoid);
+    // Four players: the default is BRS+ (at level 8).
+    let (brs_plus_lines, brs_plus_best) = brs_plus.expect("BRS+ ran");
+    assert_eq!(pyloff::multi::default_search(4), SearchKind::BrsPlus);
+    assert_eq!(default_best, brs_plus_best);
+    assert_eq!(strip_time(&default_lines), strip_time(&brs_plus_lines));
+    // Three players: the paranoid reduction; and below level 8 the paranoid reduction
+    // whatever the number of players.
+    assert!(e.answer("setoption name Players value 3").is_empty());
+    let (paranoid_lines, paranoid_best) = run(&mut e, "paranoid");
+    let (default_lines, default_best) = run(&mut e, "default");
+    assert_eq!(pyloff::multi::default_search(3), SearchKind::Paranoid);
+    assert_eq!(default_best, paranoid_best);
+    assert_eq!(strip_time(&default_lines), strip_time(&paranoid_lines));
+    assert!(e.answer("setoption name Players value 4").is_empty());
+    assert!(e.answer("setoption name Level value 6").is_empty());
+    let (paranoid_lines, paranoid_best) = run(&mut e, "paranoid");
+    let (default_lines, default_best) = run(&mut e, "default");
     assert_eq!(default_best, paranoid_best);
     assert_eq!(strip_time(&default_lines), strip_time(&paranoid_lines));
 }

@@ -1,10 +1,11 @@
 //! The bot: Pyloff on the generic search of `ploy-search`.
 //!
 //! - **Two players**: the sides of the search are the players ([`SearchPosition`]).
-//! - **Three and four players**: by default ([`crate::multi::DEFAULT_SEARCH`]) the
-//!   *paranoid* reduction below; [`Engine::set_search_kind`] chooses Best-Reply Search,
-//!   BRS+ or Monte-Carlo tree search instead, which run on [`crate::MultiPosition`] (see
-//!   [`crate::multi`]). The paranoid reduction: the player to move at the root
+//! - **Three and four players**: by default ([`crate::multi::default_search`]) the
+//!   *paranoid* reduction below with three players and BRS+ with four;
+//!   [`Engine::set_search_kind`] chooses another search. Best-Reply Search, BRS+ and
+//!   Monte-Carlo tree search run on [`crate::MultiPosition`] (see [`crate::multi`]). The
+//!   paranoid reduction: the player to move at the root
 //!   (side 0) plays against a coalition of all the others (side 1), who are assumed to play
 //!   against him alone; the coalition moves two or three times in a row, which the search
 //!   handles (it compares sides before and after each move). A finished game is a win for
@@ -46,7 +47,6 @@ use ploy_search::{
 
 use ploy_search::multi::{MctsConfig, SearchKind};
 
-use crate::multi::DEFAULT_SEARCH;
 use crate::position::{Position, Undo};
 use crate::record::Game;
 use crate::rules::{PlayerSurvey, with_scratch};
@@ -682,7 +682,8 @@ pub struct Engine {
     cap: Option<u32>,
     pub(crate) level: Level,
     pub(crate) seed: u64,
-    pub(crate) kind: SearchKind,
+    /// The three- and four-player search chosen; `None`: [`crate::multi::default_search`].
+    pub(crate) kind: Option<SearchKind>,
     pub(crate) mcts: MctsConfig,
 }
 
@@ -785,7 +786,7 @@ impl Engine {
             cap: None,
             level: Level::MAX,
             seed: 0,
-            kind: DEFAULT_SEARCH,
+            kind: None,
             mcts: MctsConfig::default(),
         }
     }
@@ -896,7 +897,8 @@ impl Engine {
         options: &SearchOptions<Move>,
         mut observer: impl FnMut(&Info<'_, Move>),
     ) -> SearchResult<Move> {
-        if root.position().players() > 2 && self.kind != SearchKind::Paranoid {
+        let players = root.position().players();
+        if players > 2 && self.search_kind_for(players) != SearchKind::Paranoid {
             return self.search_multi(root, limits, options, observer);
         }
         if self.level.is_full() {

@@ -52,9 +52,9 @@
 //!   is the text record, [`Record::replay`] checks it.
 //! - [`Engine`] is the bot ([`SearchPosition`] implements `ploy_search::SearchGame`,
 //!   [`Evaluation`] its evaluator): two players as the search's two sides, three and four
-//!   players by the paranoid reduction or, as [`Engine::set_search_kind`] chooses, by
-//!   `ploy_search::multi`'s Best-Reply Search, BRS+ or MCTS on [`MultiPosition`] (module
-//!   [`multi`]); [`Level`] 1 to 8 ([`Engine::set_level`],
+//!   players by `ploy_search::multi`'s BRS+ on [`MultiPosition`] (four players) or the
+//!   paranoid reduction (three) by default ([`multi::default_search`]), or as
+//!   [`Engine::set_search_kind`] chooses by Best-Reply Search or MCTS (module [`multi`]); [`Level`] 1 to 8 ([`Engine::set_level`],
 //!   [`LevelParams`]) makes it weaker, seeded ([`Engine::set_seed`]). [`json_lines`] holds the line protocols of the `moves`
 //!   and `analyze` programs.
 //! - Group bookkeeping: an analysis of each board's groups and freedoms, cached per thread,

@@ -187,7 +187,14 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
         None => format!("{} ms", cli.movetime.as_millis()),
     };
     let multi = players > 2;
-    let bot_kind = cli.search.unwrap_or(pyloff::multi::DEFAULT_SEARCH);
+    let bot_kind = match cli.search {
+        Some(kind) => kind,
+        None => {
+            let mut probe = Engine::new();
+            probe.set_level(cli.level);
+            probe.search_kind_for(options.players())
+        }
+    };
     let mut against = match cli.opponent {
         Opponent::Level => format!("level {opponent_level}"),
         o => format!("{o:?}"),

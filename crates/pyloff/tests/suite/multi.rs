@@ -217,6 +217,46 @@ fn the_engine_plays_a_legal_move_with_every_kind_and_level() {
     }
 }
 
+/// The default search: BRS+ with four players at full strength, the paranoid reduction
+/// with three players and below level 8 (an engine with that kind set answers the same,
+/// node for node).
+#[test]
+fn the_default_search_is_brs_plus_for_four_players_at_full_strength() {
+    let mut seed = 0xDEF;
+    for i in 0..8u32 {
+        let players = 3 + (i % 2) as u8;
+        let plies = 4 + (mix(seed) % 40) as u32;
+        let game = random_game(5 + (i % 2) as u8, players, i as usize, plies, &mut seed);
+        if game.position().is_over() {
+            continue;
+        }
+        for level in [8, 5] {
+            let expected = if players == 4 && level == 8 {
+                SearchKind::BrsPlus
+            } else {
+                SearchKind::Paranoid
+            };
+            let run = |engine: &mut Engine| {
+                engine.set_move_cap(Some(game.options().move_cap()));
+                engine.set_level(Level::new(level).unwrap());
+                engine.set_seed(u64::from(i));
+                let r = engine.search(&game, &Limits::nodes(1_500));
+                (r.best_move, r.nodes, r.depth)
+            };
+            let mut default = Engine::new();
+            assert_eq!(default.search_kind(), None);
+            assert_eq!(
+                run(&mut default),
+                run(&mut Engine::new().with_search_kind(expected)),
+                "{players} players, level {level}"
+            );
+            assert_eq!(default.search_kind_for(players), expected);
+        }
+    }
+    assert_eq!(pyloff::multi::default_search(4), SearchKind::BrsPlus);
+    assert_eq!(pyloff::multi::default_search(3), SearchKind::Paranoid);
+}
+
 #[test]
 fn the_engine_honours_root_moves_with_every_kind() {
     let game = Game::from_moves(Options::new(5, 4, RuleSet::Default).unwrap(), "c3 e5").unwrap();
