@@ -817,7 +817,7 @@ fn the_search_option_reaches_pyloff_for_four_players() {
         }
         (lines, best)
     };
-    let (paranoid_lines, paranoid_best) = run(&mut e, "paranoid");
+    let (paranoid_lines, _) = run(&mut e, "paranoid");
     assert!(
         paranoid_lines.len() > 1,
         "the paranoid reduction reports each iteration: {paranoid_lines:?}"
