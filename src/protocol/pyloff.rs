@@ -19,7 +19,7 @@ use super::{Engines, Job, Out, QUOTE, SearchJob, excerpt, say};
 pub(super) fn new_engine(mb: usize) -> pyloff::Engine {
     let config = Config {
         table_bytes: mb << 20,
-        ..Config::default()
+        ..pyloff::Engine::default_config()
     };
     pyloff::Engine::with(config, Evaluation::default())
 }

@@ -369,6 +369,14 @@ fn usage_errors_exit_2() {
         ("analyze", vec!["--bogus"]),
         ("play", vec!["--bots", "3"]),
         ("match", vec![]),
+        (
+            "match",
+            vec!["--opponent", "random", "--mcts-exploration", "-1"],
+        ),
+        (
+            "match",
+            vec!["--opponent", "random", "--mcts-exploration", "NaN"],
+        ),
     ] {
         let out = run(program, &args, "");
         assert_eq!(out.status.code(), Some(2), "{program} {args:?}");

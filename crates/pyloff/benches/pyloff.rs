@@ -115,7 +115,7 @@ fn bench(c: &mut Criterion) {
         group.bench_function(format!("nodes20000/{name}"), |b| {
             let config = Config {
                 table_bytes: 1 << 20,
-                ..Config::default()
+                ..Engine::default_config()
             };
             let mut engine = Engine::with(config, Evaluation::default());
             b.iter(|| {

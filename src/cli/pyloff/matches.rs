@@ -4,7 +4,7 @@
 //! ```text
 //! ploy pyloff match --opponent random|greedy|depth2|level [--opponent-level M] \
 //!     [--level N] [--nodes N] [--games N] [--movetime TIME] [--seed S] \
-//!     [--search KIND] [--opponent-search KIND] \
+//!     [--search KIND] [--opponent-search KIND] [--mcts-exploration C] \
 //!     [--opening-plies P] [--records DIR] [--size N] [--players K] [--all-freedoms] [--cut-down]
 //! ```
 //!
@@ -46,7 +46,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use ploy_search::multi::SearchKind;
+use ploy_search::multi::{MctsConfig, SearchKind};
 use pyloff::{Engine, Game, Level, Limits, Move, Outcome, Player, Position, RecordResult};
 
 use super::GameArgs;
@@ -107,6 +107,21 @@ pub struct MatchArgs {
     /// The search of the `depth2` and `level` opponents for three and four players.
     #[arg(long, value_name = "KIND", default_value = "paranoid")]
     pub opponent_search: SearchKind,
+    /// The exploration constant of the bot's Monte-Carlo tree search (`--search mcts`):
+    /// UCB1's `c`, rewards being shares of first place in 0 to 1 [default: the engine's,
+    /// 0.7].
+    #[arg(long, value_name = "C", value_parser = parse_exploration)]
+    pub mcts_exploration: Option<f64>,
+}
+
+/// An exploration constant: a finite number, at least 0.
+fn parse_exploration(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(c) if c.is_finite() && c >= 0.0 => Ok(c),
+        _ => Err(format!(
+            "`{text}` is not an exploration constant (a number, at least 0)"
+        )),
+    }
 }
 
 /// SplitMix64 step, for the seeded random choices.
@@ -251,6 +266,12 @@ pub fn run(cli: &MatchArgs) -> Result<(), Failure> {
         bot_engine.set_level(cli.level);
         bot_engine.set_seed(game_seed);
         bot_engine.set_search_kind(bot_kind);
+        if let Some(c) = cli.mcts_exploration {
+            bot_engine.set_mcts_config(MctsConfig {
+                exploration: c,
+                ..MctsConfig::default()
+            });
+        }
         let mut opponents: Vec<Engine> = (0..players)
             .map(|i| {
                 let mut e = Engine::new();

@@ -395,7 +395,7 @@ impl GameType for PyloffType {
         }
         let config = ploy_search::Config {
             table_bytes: BOT_TABLE_BYTES,
-            ..ploy_search::Config::default()
+            ..Engine::default_config()
         };
         let mut engine = Engine::with(config, Evaluation::default());
         engine.set_move_cap(Some(game.options().move_cap()));

@@ -84,15 +84,21 @@ proptest! {
 fn exact_search_is_negamax() {
     let mut seed = 31;
     let eval = Evaluation::default();
+    // Without quiescence search, as Pyloff's engines search (its urgent moves are the
+    // search's captures for ordering only): plain negamax stops at the depth too.
+    let exact = Config {
+        quiescence: false,
+        ..Config::exact()
+    };
     let configs = [
-        Config::exact(),
+        exact.clone(),
         Config {
             driver: Driver::AlphaBeta,
-            ..Config::exact()
+            ..exact.clone()
         },
         Config {
             table_bytes: 0,
-            ..Config::exact()
+            ..exact.clone()
         },
         Config::plain(),
     ];
@@ -294,9 +300,85 @@ fn engine_scores_leave_the_contempt_out() {
             let mut engine = Engine::new();
             let r = engine.search(&game, &Limits::depth(1));
             let g = SearchPosition::new(game.position().clone());
-            let mut plain = Searcher::new(Config::default(), Evaluation::default());
+            let mut plain = Searcher::new(Engine::default_config(), Evaluation::default());
             let p = plain.search(&g, &g.history(&game), &Limits::depth(1), |_| {});
             assert_eq!(r.score, p.score, "{rules:?} after {plies} moves");
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The search's "captures" are the urgent moves with three players and none with two
+    /// or four: every move the position lists among them is legal, a legal move is listed
+    /// exactly when it is urgent in a three-player game, and (under the
+    /// default and `all_freedoms` rules, where a group lives or dies as a whole) urgent
+    /// means filling the last freedom of groups worth a piece by the ordering's weights.
+    #[test]
+    fn the_urgent_moves_are_the_searchs_captures(
+        size in 3u8..=6,
+        players in 2u8..=4,
+        rules in 0usize..3,
+        plies in 0usize..60,
+        seed: u64,
+    ) {
+        use ploy_search::SearchGame;
+        let options = Options::new(size, players, RuleSet::ALL[rules]).unwrap();
+        let game = random_game(options, seed, plies);
+        let g = SearchPosition::new(game.position().clone());
+        let mut all = Vec::new();
+        g.generate(&mut all);
+        let mut urgent = Vec::new();
+        g.generate_captures(&mut urgent);
+        for &m in &urgent {
+            prop_assert!(all.contains(&m), "{m} listed urgent but not legal");
+        }
+        prop_assert_eq!(g.orders_urgent_moves(), players == 3);
+        for &m in &all {
+            prop_assert_eq!(urgent.contains(&m), g.is_capture(m), "{}", m);
+            prop_assert_eq!(g.is_urgent(m) && players == 3, g.is_capture(m), "{}", m);
+            if RuleSet::ALL[rules] != RuleSet::CutDown {
+                prop_assert_eq!(g.is_urgent(m), urgent_by_hand(game.position(), m), "{}", m);
+            }
+        }
+    }
+}
+
+/// Whether a move is urgent, from the rules' groups: the groups whose only freedom is the
+/// point it fills, 100 a piece for another player's and 50 a piece for the mover's, add up
+/// to at least a piece.
+fn urgent_by_hand(pos: &Position, mv: pyloff::Move) -> bool {
+    let pyloff::Move::Place(cell) = mv else {
+        return false;
+    };
+    let Some(x) = pos.lowest_empty(cell) else {
+        return false;
+    };
+    let grid = 2 * pos.size() - 1;
+    let mut seen: Vec<Vec<pyloff::Point>> = Vec::new();
+    let mut value = 0;
+    for cx in 0..grid {
+        for cy in 0..grid {
+            let Some(c) = pyloff::Cell::new(cx, cy) else {
+                continue;
+            };
+            for p in c.points(pos.size()) {
+                let Some(group) = pos.group(p) else {
+                    continue;
+                };
+                if group.freedoms != [x] || seen.contains(&group.pieces) {
+                    continue;
+                }
+                let per_piece = if group.player == pos.to_move() {
+                    50
+                } else {
+                    100
+                };
+                value += per_piece * group.pieces.len();
+                seen.push(group.pieces);
+            }
+        }
+    }
+    value >= 100
 }
