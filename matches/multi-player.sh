@@ -23,6 +23,10 @@
 #     JOBS=2 matches/multi-player.sh tuned pyloff4   (stopped after 98 games: 10.7 %)
 #   brsplus8k (16d7f89, BRS+ at four times the node budget):
 #     NODES=8000 matches/multi-player.sh brsplus8k Search=brs+ pyloff4 pyloff3
+#   mcts32k (b504091, MCTS at 32,000 nodes, stopped after 72 games: 35.4 %):
+#     NODES=32000 matches/multi-player.sh mcts32k Search=mcts pyloff3
+#   caps8k (the build of e6dacfc as A, played by `ploy match` directly: see docs/pyloff.md,
+#     "Urgent moves at four times the budget"; 40.8 %, now the three-player default)
 set -euo pipefail
 label="${1:?usage: matches/multi-player.sh LABEL [pyloff4|pyloff3|ffa]...}"
 shift
