@@ -64,10 +64,11 @@ pub const WIN: i32 = 1_000_000;
 /// ([`Engine::set_search_kind`]): BRS+ for four players, the paranoid reduction for three
 /// (and for two, which are always searched as two sides).
 ///
-/// Chosen by matches against the paranoid reduction, the only search before (see the
-/// crate's document, "Which search is the default"): with four players BRS+ took more than
-/// its fair share of first places at a fixed node budget and at 200 ms a move; with three
-/// players no candidate has yet.
+/// Chosen by matches against the paranoid reduction as it was before (see the crate's
+/// document, "Which search is the default"): with four players BRS+ took more than its fair
+/// share of first places at a fixed node budget and at 200 ms a move; with three players
+/// none of the multi-player searches did, and the paranoid reduction itself, with urgent
+/// moves first ([`crate::SearchPosition::orders_urgent_moves`]), did.
 ///
 /// ```
 /// use ploy_search::multi::SearchKind;
