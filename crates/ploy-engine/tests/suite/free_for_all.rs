@@ -113,9 +113,9 @@ proptest! {
     }
 
     /// Each player's evaluation is the paranoid reduction's with him as root, from his
-    /// view; a player
-    /// out of play has none and scores a loss; the scores of the players in play sum to
-    /// about zero (each is his value less the mean, halved).
+    /// view; a player out of play has none and scores a loss; the scores of the players in
+    /// play sum to zero but for rounding (each is his value less the mean, halved, and the
+    /// capture at hand moves value between two of them, less its mean from everybody).
     #[test]
     fn every_player_is_the_paranoid_evaluation(
         seed in any::<u64>(),
@@ -142,7 +142,10 @@ proptest! {
                 prop_assert_eq!(scores[seat.index()], -FFA_WIN);
             }
         }
-        prop_assert!(sum.abs() <= 4, "{:?}", scores);
+        // Two integer divisions round: each player's halved difference from the mean, and
+        // the share of the capture at hand taken from each player in play; each leaves less
+        // than 1 a player, so at most 3 each with four players.
+        prop_assert!(sum.abs() <= 6, "{:?}", scores);
     }
 }
 
