@@ -81,6 +81,7 @@ pub use ploy_search::{Config, Limits, Score, SearchResult};
 
 mod engine;
 mod error;
+mod eval;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 mod geometry;
@@ -92,11 +93,12 @@ mod record;
 mod rules;
 mod types;
 
-pub use engine::{Engine, EvalParams, Evaluation, LevelParams, PlayerTerms, SearchPosition};
+pub use engine::{Engine, LevelParams, SearchPosition};
 pub use error::{
     IllegalMove, IllegalMoveReason, OptionsError, ParseMoveError, ParsePositionError, RecordError,
     SetupError,
 };
+pub use eval::{EvalParams, Evaluation, PlayerTerms};
 pub use geometry::{Cell, DEFAULT_SIZE, MAX_GRID, MAX_POINTS, MAX_SIZE, MIN_SIZE, Point, pyramid};
 pub use multi::MultiPosition;
 /// A bot's playing strength, 1 to 8 (the type every game shares; see [`Engine::set_level`]).

@@ -53,7 +53,8 @@ use ploy_search::{
     Info, LevelRng, Limits, Score, SearchGame, SearchOptions, SearchResult, choose_within,
 };
 
-use crate::engine::{Engine, Evaluation, LevelParams, SearchPosition, min_option};
+use crate::engine::{Engine, LevelParams, SearchPosition, min_option};
+use crate::eval::Evaluation;
 use crate::position::Undo;
 use crate::types::Move;
 
