@@ -179,9 +179,9 @@ pub struct Options {
     pub seed: u64,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
-    /// The engine's search in the free-for-all
+    /// The engine's search in the free-for-all, `None` for the engine's default
     /// ([`ploy_engine::Engine::set_ffa_search`]; the other variants are two-sided).
-    pub search: ploy_search::multi::SearchKind,
+    pub search: Option<ploy_search::multi::SearchKind>,
     /// ANSI colours.
     pub colour: bool,
     /// Rewrite one line while the engine thinks (for a terminal); otherwise each completed
@@ -209,7 +209,7 @@ impl Default for Options {
             level: ploy_engine::Level::MAX,
             seed: 0,
             hash_mb: crate::engine::DEFAULT_HASH_MB,
-            search: ploy_engine::DEFAULT_FFA_SEARCH,
+            search: None,
             colour: false,
             live: false,
             echo: false,

@@ -65,7 +65,8 @@ pub struct AnalyzeArgs {
     /// The seed of a weaker level's choice [default: 0].
     #[arg(long, value_name = "SEED")]
     pub seed: Option<u64>,
-    /// The search of a free-for-all position: paranoid (the default), brs, brs+ or mcts
+    /// The search of a free-for-all position: paranoid, brs, brs+ or mcts; without it the
+    /// engine's default, Best-Reply Search on the two-sided searcher
     /// ([`ploy_engine::Engine::set_ffa_search`]); other variants ignore it.
     #[arg(long, value_name = "KIND")]
     pub search: Option<ploy_search::multi::SearchKind>,
@@ -112,7 +113,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut impl Write) -> Result<(), Failure> 
     let mut engine = Engine::new(config)
         .with_level(args.level.unwrap_or_default())
         .with_seed(args.seed.unwrap_or(0))
-        .with_ffa_search(args.search.unwrap_or(ploy_engine::DEFAULT_FFA_SEARCH));
+        .with_ffa_search(args.search);
     let game = Game::from_position(pos);
     let mut written = Ok(());
     let result = engine.search(&game, &limits, |info| {

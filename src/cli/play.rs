@@ -82,7 +82,8 @@ pub struct PlayArgs {
     /// moves at a node or depth budget [default: 0].
     #[arg(long, value_name = "SEED")]
     pub seed: Option<u64>,
-    /// The engine's search in the free-for-all: paranoid (the default), brs, brs+ or mcts
+    /// The engine's search in the free-for-all: paranoid, brs, brs+ or mcts; without it the
+    /// engine's default, Best-Reply Search on the two-sided searcher
     /// ([`ploy_engine::Engine::set_ffa_search`]); the other variants ignore it.
     #[arg(long, value_name = "KIND")]
     pub search: Option<ploy_search::multi::SearchKind>,
@@ -197,7 +198,7 @@ impl PlayArgs {
             o.level = level;
         }
         if let Some(kind) = self.search {
-            o.search = kind;
+            o.search = Some(kind);
         }
         if let Some(seed) = self.seed {
             o.seed = seed;
@@ -349,15 +350,12 @@ mod tests {
         let o = options(&["--level", "3", "--seed", "11"]).unwrap();
         assert_eq!((o.level.get(), o.seed), (3, 11));
         assert_eq!(options(&[]).unwrap().level, Level::MAX);
-        assert_eq!(
-            options(&[]).unwrap().search,
-            ploy_engine::DEFAULT_FFA_SEARCH
-        );
+        assert_eq!(options(&[]).unwrap().search, None);
         assert_eq!(
             options(&["--variant", "ffa", "--search", "brs+"])
                 .unwrap()
                 .search,
-            ploy_search::multi::SearchKind::BrsPlus
+            Some(ploy_search::multi::SearchKind::BrsPlus)
         );
         assert!(options(&["--search", "minimax"]).is_err());
         assert_eq!(options(&[]).unwrap(), Options::default());

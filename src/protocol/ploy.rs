@@ -229,7 +229,7 @@ impl ProtocolGame for PloyProtocol {
             let limits = count_from(request.limits, request.received, request.ponder.is_some());
             let engine = engines.ploy();
             engine.set_level(request.level);
-            engine.set_ffa_search(request.search.unwrap_or(ploy_engine::DEFAULT_FFA_SEARCH));
+            engine.set_ffa_search(request.search);
             let result = engine.search_with(&game, &limits, &options, |info| {
                 say(&out, &format!("info {info}"));
             });

@@ -1,4 +1,4 @@
-//! Four-player free-for-all matches: one free-for-all search against today's paranoid bot.
+//! Four-player free-for-all matches: one free-for-all search against the paranoid bot.
 //!
 //! ```text
 //! cargo run --release -p ploy-engine --example ffa_match -- --candidate brs \
@@ -6,8 +6,10 @@
 //! ```
 //!
 //! - **Seats.** The candidate (an [`Engine`] searching free-for-all games by
-//!   `--candidate`: `paranoid`, `brs`, `brs+` or `mcts`) plays one seat; today's bot (an
-//!   engine with the paranoid search) plays the other three. Games come in blocks of four
+//!   `--candidate`: `default`, the engine's default, Best-Reply Search on the two-sided
+//!   searcher; or `paranoid`, `brs`, `brs+` or `mcts`) plays one seat; the paranoid bot (an
+//!   engine with the two-sided paranoid search, the default before Best-Reply Search) plays
+//!   the other three. Games come in blocks of four
 //!   from the same opening, the candidate in Green's, Red's, Yellow's and Blue's seat in
 //!   turn.
 //! - **Openings.** `--opening-plies` random legal plies from the start position, seeded by
@@ -39,13 +41,13 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-/// One free-for-all search against three of today's paranoid bots, seats rotated.
+/// One free-for-all search against three paranoid bots, seats rotated.
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Args {
-    /// The candidate's search: paranoid, brs, brs+ or mcts.
-    #[arg(long)]
-    candidate: SearchKind,
+    /// The candidate's search: default (the engine's), paranoid, brs, brs+ or mcts.
+    #[arg(long, value_parser = parse_candidate)]
+    candidate: Candidate,
     /// Games (rounded up to whole blocks of four, one per seat).
     #[arg(long, default_value_t = 40)]
     games: u32,
@@ -75,6 +77,19 @@ enum End {
     Drawn,
     /// The ply cap: the score decided.
     Capped,
+}
+
+/// The candidate's search: `None` for the engine's default.
+#[derive(Clone, Copy, Debug)]
+struct Candidate(Option<SearchKind>);
+
+fn parse_candidate(text: &str) -> Result<Candidate, String> {
+    if text == "default" {
+        return Ok(Candidate(None));
+    }
+    text.parse()
+        .map(|k| Candidate(Some(k)))
+        .map_err(|e| format!("{e}"))
 }
 
 /// One game's result for the candidate.
@@ -148,9 +163,9 @@ fn play(args: &Args, i: u32) -> Played {
         .iter()
         .map(|&s| {
             let kind = if s == seat {
-                args.candidate
+                args.candidate.0
             } else {
-                SearchKind::Paranoid
+                Some(SearchKind::Paranoid)
             };
             Engine::new(Config::default()).with_ffa_search(kind)
         })
@@ -273,7 +288,9 @@ fn report(args: &Args, played: &[Played], elapsed: Duration) {
     println!(
         "candidate {} against 3 x paranoid: {} games, {} nodes a move, {} opening plies, \
          ply cap {}, seed {}",
-        args.candidate,
+        args.candidate
+            .0
+            .map_or("default".to_owned(), |k| k.to_string()),
         played.len(),
         args.nodes,
         args.opening_plies,

@@ -20,10 +20,6 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// Largest table size [`Engine::set_hash_mb`] accepts, in MiB.
 pub const MAX_HASH_MB: usize = 4096;
 
-/// The search an [`Engine`] runs for a free-for-all game unless told otherwise
-/// ([`Engine::set_ffa_search`]): chosen by matches, see the crate docs.
-pub const DEFAULT_FFA_SEARCH: SearchKind = SearchKind::Paranoid;
-
 /// An option [`Engine::set_option`] did not take; the engine is then unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EngineOptionError {
@@ -104,8 +100,9 @@ pub struct Engine {
     eval: Evaluation,
     level: Level,
     seed: u64,
-    /// The search of free-for-all games.
-    ffa_search: SearchKind,
+    /// The search of free-for-all games (`None`: the default, Best-Reply Search on the
+    /// two-sided searcher).
+    ffa_search: Option<SearchKind>,
     /// `None` only while the table is being replaced (the old one is freed first).
     searcher: Option<Searcher<PloyGame, Evaluation>>,
 }
@@ -135,7 +132,7 @@ impl Engine {
             eval,
             level: Level::MAX,
             seed: 0,
-            ffa_search: DEFAULT_FFA_SEARCH,
+            ffa_search: None,
         }
     }
 
@@ -186,28 +183,34 @@ impl Engine {
         self.seed
     }
 
-    /// The same engine searching free-for-all games by `kind`.
+    /// The same engine searching free-for-all games by `kind` (`None`: the default).
     #[must_use]
-    pub fn with_ffa_search(mut self, kind: SearchKind) -> Engine {
-        self.ffa_search = kind;
+    pub fn with_ffa_search(mut self, kind: impl Into<Option<SearchKind>>) -> Engine {
+        self.set_ffa_search(kind);
         self
     }
 
-    /// Searches free-for-all games by `kind` from the next search on; two-player and
-    /// partnership games are not affected.
+    /// Searches free-for-all games by `kind` from the next search on (`None`: the default);
+    /// two-player and partnership games are not affected.
     ///
-    /// [`SearchKind::Paranoid`] is the two-sided search of the paranoid reduction
-    /// ([`crate::Paranoid`], with the table and every selective switch of the
-    /// configuration); [`SearchKind::Brs`], [`SearchKind::BrsPlus`] and
-    /// [`SearchKind::Mcts`] are the searches of [`ploy_search::multi`] on
-    /// [`crate::FreeForAll`] with the engine's evaluation
-    /// ([`Evaluation::every_player_scores`]). Those three search at full strength only
-    /// (a level below 8 plays the level's paranoid search) and answer one line: a search
-    /// asking for several lines, some root moves only, a forced win or pondering is the
-    /// paranoid search too. Their depth counts plies for paranoid search and layers for
-    /// BRS; Monte-Carlo tree search runs until its node or time budget (or stop flag) is
-    /// spent, or with only a depth limit for [`crate::MCTS_ITERATIONS_PER_DEPTH`]
-    /// iterations per ply, and reports depth 1.
+    /// - **The default** (`None`) is Best-Reply Search on the engine's two-sided searcher:
+    ///   [`crate::Paranoid`] in best-reply mode ([`crate::Paranoid::with_best_reply`]), with
+    ///   the table, the quiescence search and every selective switch of the configuration.
+    ///   Between two moves of the player to move it lets one opponent reply, whichever
+    ///   hurts him most. It was chosen by matches (see the crate docs). A search for a
+    ///   forced win (`mate_plies`) and a level below 8 use the paranoid search instead.
+    /// - [`SearchKind::Paranoid`] is the two-sided search of the paranoid reduction
+    ///   ([`crate::Paranoid`]: every opponent replies, all against the player to move), the
+    ///   default before Best-Reply Search won its matches.
+    /// - [`SearchKind::Brs`], [`SearchKind::BrsPlus`] and [`SearchKind::Mcts`] are the
+    ///   plain searches of [`ploy_search::multi`] on [`crate::FreeForAll`] with the engine's
+    ///   evaluation ([`Evaluation::every_player_scores`]), without table-driven pruning or
+    ///   quiescence. They search at full strength only (a level below 8 plays the level's
+    ///   paranoid search) and answer one line: a search asking for several lines, some root
+    ///   moves only, a forced win or pondering is the paranoid search too. Their depth
+    ///   counts plies for paranoid search and layers for BRS; Monte-Carlo tree search runs
+    ///   until its node or time budget (or stop flag) is spent, or with only a depth limit
+    ///   for [`crate::MCTS_ITERATIONS_PER_DEPTH`] iterations per ply, and reports depth 1.
     ///
     /// ```
     /// use ploy_core::{Game, Rules, Variant};
@@ -217,24 +220,28 @@ impl Engine {
     ///
     /// let game = Game::start(Variant::FreeForAll, Rules::standard());
     /// let mut engine = Engine::default();
+    /// assert_eq!(engine.ffa_search(), None);
     /// for kind in SearchKind::ALL {
     ///     engine.set_ffa_search(kind);
     ///     let mv = engine.best_move(&game, &Limits::nodes(3_000)).unwrap();
     ///     assert!(game.is_legal(mv));
     /// }
+    /// engine.set_ffa_search(None);
+    /// assert!(game.is_legal(engine.best_move(&game, &Limits::nodes(3_000)).unwrap()));
     /// ```
-    pub fn set_ffa_search(&mut self, kind: SearchKind) {
-        self.ffa_search = kind;
+    pub fn set_ffa_search(&mut self, kind: impl Into<Option<SearchKind>>) {
+        self.ffa_search = kind.into();
     }
 
-    /// The search of free-for-all games ([`DEFAULT_FFA_SEARCH`] unless set).
+    /// The search of free-for-all games: `None` for the default (Best-Reply Search on the
+    /// two-sided searcher, [`Engine::set_ffa_search`]).
     #[must_use]
-    pub fn ffa_search(&self) -> SearchKind {
+    pub fn ffa_search(&self) -> Option<SearchKind> {
         self.ffa_search
     }
 
-    /// Sets an option by name from text: `ffa_search` (`paranoid`, `brs`, `brs+`, `mcts`:
-    /// [`Engine::set_ffa_search`]) or any search option [`Config::set`] knows, which
+    /// Sets an option by name from text: `ffa_search` (`default`, `paranoid`, `brs`, `brs+`,
+    /// `mcts`: [`Engine::set_ffa_search`]) or any search option [`Config::set`] knows, which
     /// applies from the next search on with a new searcher (everything learnt is
     /// forgotten). Match specs such as `full:ffa_search=brs,null_move=off` are read this
     /// way.
@@ -245,12 +252,14 @@ impl Engine {
     ///
     /// let mut engine = Engine::default();
     /// engine.set_option("ffa_search", "brs+")?;
-    /// assert_eq!(engine.ffa_search(), SearchKind::BrsPlus);
+    /// assert_eq!(engine.ffa_search(), Some(SearchKind::BrsPlus));
     /// engine.set_option("null_move", "off")?;
     /// assert!(!engine.config().null_move);
     /// assert!(engine.set_option("ffa_search", "minimax").is_err());
     /// assert!(engine.set_option("nonsense", "1").is_err());
-    /// assert_eq!(engine.ffa_search(), SearchKind::BrsPlus);
+    /// assert_eq!(engine.ffa_search(), Some(SearchKind::BrsPlus));
+    /// engine.set_option("ffa_search", "default")?;
+    /// assert_eq!(engine.ffa_search(), None);
     /// # Ok::<(), ploy_engine::EngineOptionError>(())
     /// ```
     ///
@@ -259,7 +268,11 @@ impl Engine {
     /// [`EngineOptionError`] for an unknown name or a value that does not fit it.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineOptionError> {
         if name == "ffa_search" {
-            self.ffa_search = value.parse()?;
+            self.ffa_search = if value == "default" {
+                None
+            } else {
+                Some(value.parse()?)
+            };
             return Ok(());
         }
         let mut config = self.config.clone();
@@ -386,12 +399,12 @@ impl Engine {
             && options.lines <= 1
             && options.mate_plies.is_none()
             && options.ponder.is_none();
-        if game.position().variant() == Variant::FreeForAll
-            && self.ffa_search != SearchKind::Paranoid
-            && plain
+        let multi = self.ffa_search.filter(|&k| k != SearchKind::Paranoid);
+        if let Some(kind) =
+            multi.filter(|_| plain && game.position().variant() == Variant::FreeForAll)
         {
             return crate::ffa_search::search(
-                self.ffa_search,
+                kind,
                 &self.eval,
                 &MctsConfig::default(),
                 game,
@@ -399,8 +412,14 @@ impl Engine {
                 observer,
             );
         }
+        // Best-Reply Search's wins assume opponents who pass: a forced win is searched
+        // paranoidly.
+        let best_reply = self.ffa_search.is_none() && options.mate_plies.is_none();
         let searcher = self.searcher_mut();
-        let root = searcher.evaluator().game(game.position().clone());
+        let mut root = searcher.evaluator().game(game.position().clone());
+        if let PloyGame::Paranoid(g) = &mut root {
+            *g = g.clone().with_best_reply(best_reply);
+        }
         let history = root.history(game);
         searcher.search_with(&root, &history, limits, options, observer)
     }

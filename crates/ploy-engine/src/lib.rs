@@ -102,7 +102,10 @@
 //!     eliminator). Paranoid search is pessimistic (it plays safe rather than for
 //!     opponents' mistakes) but exact as a two-sided search, so every driver, the table and
 //!     the differential tests work unchanged. The root seat's key is mixed into the hash,
-//!     so one table may serve searches for different seats.
+//!     so one table may serve searches for different seats. **In best-reply mode**
+//!     ([`Paranoid::with_best_reply`], the engine's default for free-for-all games) the
+//!     coalition makes one move between two of the root's: any one opponent's, the others
+//!     passing (Best-Reply Search as a two-sided game).
 //!
 //! # Free-for-all: the multi-player searches
 //!
@@ -116,17 +119,19 @@
 //! quiescence search).
 //!
 //! [`Engine::set_ffa_search`] (or [`Engine::set_option`] with `ffa_search`, or the engine
-//! protocol's `Search` option) chooses the search of free-for-all games by
-//! [`ploy_search::multi::SearchKind`]: `paranoid` is the two-sided search of the paranoid
-//! reduction above (with the table and every selective switch); `brs`, `brs+` and `mcts`
-//! run [`ploy_search::multi::Brs`] and [`ploy_search::multi::Mcts`] on [`FreeForAll`].
-//! The default, [`DEFAULT_FFA_SEARCH`], stays paranoid: in matches against today's
-//! paranoid bot (the candidate in one seat, rotated, the paranoid bot in the other three;
-//! the `ffa_match` example) none of the others reached a first-place share of a quarter;
-//! the best, BRS, took 0.113 (95 %: 0.071 to 0.154) over 200 games at 80,000 nodes a move.
-//! The matches, with their commands and numbers, are in the repository's
-//! `docs/search-tuning.md` ("Ploy's free-for-all").
-//!
+//! protocol's `Search` option) chooses the search of free-for-all games. **The default**
+//! (`None`, `default`) is Best-Reply Search on the two-sided searcher: [`Paranoid`] in
+//! best-reply mode, with the table, the quiescence search of every opponent's captures and
+//! every selective switch. `paranoid` is the two-sided search of the paranoid reduction
+//! above (the default before); `brs`, `brs+` and `mcts` run the plain
+//! [`ploy_search::multi::Brs`] and [`ploy_search::multi::Mcts`] on [`FreeForAll`].
+//! The default was chosen by matches against the paranoid bot (the candidate in one seat,
+//! rotated, the paranoid bot in the other three; the `ffa_match` example and `ploy match
+//! --ffa-seats`): the plain multi-player searches stayed below a first-place share of a
+//! quarter (the best, BRS, 0.113 over 200 games at 80,000 nodes a move), while Best-Reply
+//! Search on the two-sided searcher passed it. The matches, with their commands and numbers,
+//! are in the repository's `docs/search-tuning.md` ("Ploy's free-for-all").
+
 //! [`PlainPosition`] is a position searched as it is (its evaluation computed from scratch at
 //! each leaf), the reference the tests hold [`EvalPosition`] against; ploy-core's `Position`
 //! knows no search, and [`SearchMoves`] is its move list as the search fills it.
@@ -195,9 +200,7 @@ mod positions;
 mod share;
 mod tactics;
 
-pub use engine::{
-    DEFAULT_FFA_SEARCH, DEFAULT_HASH_MB, Engine, EngineOptionError, GameHistory, MAX_HASH_MB,
-};
+pub use engine::{DEFAULT_HASH_MB, Engine, EngineOptionError, GameHistory, MAX_HASH_MB};
 pub use eval::{EvalParams, Evaluation};
 pub use ffa_search::MCTS_ITERATIONS_PER_DEPTH;
 pub use level::LevelLimits;

@@ -16,6 +16,10 @@ const ROOT_KEYS: [u64; 4] = [
     0x94C2_6B1F_E807_3DA5,
 ];
 
+/// Mixed into the hash in best-reply mode, whose positions are searched with other
+/// replies (fixed, from SplitMix64).
+const BEST_REPLY_KEY: u64 = 0x5D2B_8E61_03F7_C94A;
+
 /// A free-for-all position searched *paranoidly*: the root seat (side 0) against a coalition
 /// of every other player (side 1), who are assumed to play against him alone.
 ///
@@ -52,11 +56,17 @@ pub struct Paranoid {
     tracks: Tracks,
     /// The tables the material and placement sums are for.
     tables: Arc<Tables>,
+    /// Best-reply mode ([`Paranoid::with_best_reply`]).
+    best_reply: bool,
+    /// Best-reply mode: the passes made, to take back.
+    passes: Vec<(Move, ploy_core::Undo)>,
+    /// Best-reply mode: how many passes came before and after each move made.
+    marks: Vec<(u8, u8)>,
 }
 
 impl PartialEq for Paranoid {
     fn eq(&self, other: &Paranoid) -> bool {
-        self.pos == other.pos && self.root == other.root
+        self.pos == other.pos && self.root == other.root && self.best_reply == other.best_reply
     }
 }
 
@@ -86,7 +96,47 @@ impl Paranoid {
             groups,
             tracks,
             tables,
+            best_reply: false,
+            passes: Vec::new(),
+            marks: Vec::new(),
         }
+    }
+
+    /// This search in *best-reply mode* (`true`) or the paranoid one (`false`, the default):
+    /// Best-Reply Search (Schadd and Winands) as a two-sided game. Between two moves of the
+    /// root, the coalition makes one move: any one opponent's, the others passing. Side 1's
+    /// moves are then every opponent's moves together; making one passes the turn to that
+    /// opponent, plays his move and passes on to the root. The root sees his own moves every
+    /// second ply instead of every fourth, and the search keeps everything the two-sided
+    /// search has (table, quiescence of every opponent's captures, reductions), at the price
+    /// of lines in which some opponents pass, which Ploy does not allow.
+    ///
+    /// ```
+    /// use ploy_core::{Position, Rules, Seat, Variant};
+    /// use ploy_engine::Paranoid;
+    /// use ploy_search::{SearchGame, SearchMoves, Side};
+    /// let start = Position::start(Variant::FreeForAll, Rules::standard());
+    /// let mut g = Paranoid::new(start).with_best_reply(true);
+    /// let mut moves = SearchMoves::default();
+    /// g.generate(&mut moves);
+    /// let mv = moves[0];
+    /// g.make(mv);
+    /// // The coalition's layer: the moves of all three opponents.
+    /// assert_eq!(g.side(), Side(1));
+    /// let mut replies = SearchMoves::default();
+    /// g.generate(&mut replies);
+    /// assert!(replies.len() > 2 * moves.len());
+    /// ```
+    #[must_use]
+    pub fn with_best_reply(mut self, on: bool) -> Paranoid {
+        self.best_reply = on;
+        self
+    }
+
+    /// Whether this is the best-reply mode ([`Paranoid::with_best_reply`]).
+    #[must_use]
+    pub fn is_best_reply(&self) -> bool {
+        self.best_reply
     }
 
     /// The position.
@@ -110,7 +160,75 @@ impl Paranoid {
     /// The key mixed into the hashes of this root's positions.
     #[must_use]
     pub fn hash_key(&self) -> u64 {
-        ROOT_KEYS[self.root.index()]
+        let mode = if self.best_reply { BEST_REPLY_KEY } else { 0 };
+        ROOT_KEYS[self.root.index()] ^ mode
+    }
+
+    /// Whether the coalition moves in best-reply mode.
+    #[inline]
+    fn coalition_layer(&self) -> bool {
+        self.best_reply && self.pos.mover() != self.root
+    }
+
+    /// Best-reply mode: the moves (or only the captures) of every opponent in play, in
+    /// turn order from the player to move.
+    fn coalition_moves(&self, moves: &mut ploy_core::MoveList, captures: bool) {
+        let mut p = self.pos.clone();
+        while p.outcome().is_none() && p.mover() != self.root {
+            if captures {
+                crate::position::captures_of(&p, moves);
+            } else {
+                p.generate_moves(moves);
+            }
+            pass(&mut p);
+        }
+    }
+
+    /// The player whose piece `mv` moves, if any.
+    fn owner(&self, mv: Move) -> Option<Seat> {
+        let piece = self.pos.board().piece_at(mv.from())?;
+        Some(self.pos.controller(piece.colour()))
+    }
+
+    /// Passes the turn on (best-reply mode), to take back.
+    fn pass(&mut self) {
+        let mv = pass_move(&self.pos);
+        let undo = self.pos.make_move(mv);
+        self.passes.push((mv, undo));
+    }
+
+    fn unpass(&mut self) {
+        let (mv, undo) = self.passes.pop().expect("a pass was made");
+        self.pos.unmake_move(mv, undo);
+    }
+
+    /// Plays `mv` with the evaluation's sets kept up to date; whether they were rebuilt.
+    fn make_tracked(&mut self, mv: Move) -> (ploy_core::Undo, bool) {
+        let psqt = self.tables.of(Variant::FreeForAll);
+        let undo = self.tracks.make(&mut self.pos, mv, psqt);
+        let mut rebuilt = false;
+        if undo.captured().is_some() {
+            let now = groups(&self.pos, self.root);
+            if now != self.groups || !self.tracks.count_matches(&self.pos) {
+                self.groups = now;
+                self.tracks.rebuild_after_make(&self.pos, &now, psqt);
+                rebuilt = true;
+            }
+        }
+        (undo, rebuilt)
+    }
+
+    fn unmake_tracked(&mut self, mv: Move, undo: (ploy_core::Undo, bool)) {
+        let psqt = self.tables.of(Variant::FreeForAll);
+        if undo.1 {
+            self.tracks.discard_last();
+            self.pos.unmake_move(mv, undo.0);
+            self.groups = groups(&self.pos, self.root);
+            self.tracks.rebuild(&self.pos, &self.groups, psqt);
+        } else {
+            self.tracks
+                .unmake(&mut self.pos, mv, undo.0, &self.groups, psqt);
+        }
     }
 
     #[inline]
@@ -149,7 +267,11 @@ impl SearchGame for Paranoid {
     #[inline]
     fn generate(&self, moves: &mut SearchMoves) {
         let moves = &mut moves.0;
-        if !self.root_out() {
+        if self.coalition_layer() {
+            if !self.root_out() {
+                self.coalition_moves(moves, false);
+            }
+        } else if !self.root_out() {
             self.pos.generate_moves(moves);
         }
     }
@@ -157,14 +279,34 @@ impl SearchGame for Paranoid {
     #[inline]
     fn generate_captures(&self, moves: &mut SearchMoves) {
         let moves = &mut moves.0;
-        if !self.root_out() {
+        if self.coalition_layer() {
+            if !self.root_out() {
+                self.coalition_moves(moves, true);
+            }
+        } else if !self.root_out() {
             crate::position::captures_of(&self.pos, moves);
         }
     }
 
     #[inline]
     fn is_legal(&self, mv: Move) -> bool {
-        !self.root_out() && self.pos.is_legal(mv)
+        if self.root_out() {
+            return false;
+        }
+        if !self.coalition_layer() {
+            return self.pos.is_legal(mv);
+        }
+        let Some(owner) = self.owner(mv) else {
+            return false;
+        };
+        let mut p = self.pos.clone();
+        while p.outcome().is_none() && p.mover() != self.root {
+            if p.mover() == owner {
+                return p.is_legal(mv);
+            }
+            pass(&mut p);
+        }
+        false
     }
 
     #[inline]
@@ -178,34 +320,46 @@ impl SearchGame for Paranoid {
     }
 
     /// Plays `mv`; the flag tells whether the sets were built again (a colour changed
-    /// hands, or a bare commander left the board with its player).
+    /// hands, or a bare commander left the board with its player). In best-reply mode an
+    /// opponent's move comes with the passes that bring his turn and the root's.
     #[inline]
     fn make(&mut self, mv: Move) -> (ploy_core::Undo, bool) {
-        let psqt = self.tables.of(Variant::FreeForAll);
-        let undo = self.tracks.make(&mut self.pos, mv, psqt);
-        let mut rebuilt = false;
-        if undo.captured().is_some() {
-            let now = groups(&self.pos, self.root);
-            if now != self.groups || !self.tracks.count_matches(&self.pos) {
-                self.groups = now;
-                self.tracks.rebuild_after_make(&self.pos, &now, psqt);
-                rebuilt = true;
+        if !self.best_reply {
+            return self.make_tracked(mv);
+        }
+        let coalition = self.coalition_layer();
+        let mut before = 0;
+        if let Some(owner) = self.owner(mv).filter(|_| coalition) {
+            while self.pos.mover() != owner && before < 4 {
+                self.pass();
+                before += 1;
             }
         }
-        (undo, rebuilt)
+        let undo = self.make_tracked(mv);
+        let mut after = 0;
+        if coalition {
+            while self.pos.outcome().is_none() && !self.root_out() && self.pos.mover() != self.root
+            {
+                self.pass();
+                after += 1;
+            }
+        }
+        self.marks.push((before, after));
+        undo
     }
 
     #[inline]
     fn unmake(&mut self, mv: Move, undo: (ploy_core::Undo, bool)) {
-        let psqt = self.tables.of(Variant::FreeForAll);
-        if undo.1 {
-            self.tracks.discard_last();
-            self.pos.unmake_move(mv, undo.0);
-            self.groups = groups(&self.pos, self.root);
-            self.tracks.rebuild(&self.pos, &self.groups, psqt);
-        } else {
-            self.tracks
-                .unmake(&mut self.pos, mv, undo.0, &self.groups, psqt);
+        if !self.best_reply {
+            return self.unmake_tracked(mv, undo);
+        }
+        let (before, after) = self.marks.pop().expect("a move was made");
+        for _ in 0..after {
+            self.unpass();
+        }
+        self.unmake_tracked(mv, undo);
+        for _ in 0..before {
+            self.unpass();
         }
     }
 
@@ -223,6 +377,22 @@ impl SearchGame for Paranoid {
             100.0 - crate::share::seat_share(&self.pos, self.root, -score)
         }
     }
+}
+
+/// A move that changes nothing but passes the turn on: a piece of the player to move
+/// turned by zero steps (ploy-core's `make_move` hands the turn to the next player in play).
+fn pass_move(pos: &Position) -> Move {
+    let sq = pos
+        .controlled_by(pos.mover())
+        .iter()
+        .next()
+        .expect("a player in play has a piece");
+    Move::turn(sq, 0)
+}
+
+/// Passes the turn on in `pos` (a copy, never taken back).
+fn pass(pos: &mut Position) {
+    pos.make_move(pass_move(pos));
 }
 
 /// The group of each colour of `pos` searched for `root`: 0 if `root` controls it, else 1.

@@ -97,7 +97,7 @@ impl PlayerSpec {
     }
 
     /// The free-for-all search the spec chooses (`full:ffa_search=brs`), if any; without
-    /// one the engine's default ([`ploy_engine::DEFAULT_FFA_SEARCH`]).
+    /// one the engine's default ([`ploy_engine::Engine::set_ffa_search`]).
     #[must_use]
     pub fn ffa_search(&self) -> Option<SearchKind> {
         self.ffa_search

@@ -1,6 +1,7 @@
 //! The integration tests of the crate, as one test binary (one link instead of one per
 //! file); each file is a module.
 
+mod best_reply;
 mod common;
 mod differential;
 mod engine;
