@@ -170,18 +170,27 @@ impl Paranoid {
         self.best_reply && self.pos.mover() != self.root
     }
 
-    /// Best-reply mode: the moves (or only the captures) of every opponent in play, in
-    /// turn order from the player to move.
+    /// Best-reply mode: the moves (or only the captures) of every opponent in play who moves
+    /// before the root's next turn, in turn order from the player to move.
     fn coalition_moves(&self, moves: &mut ploy_core::MoveList, captures: bool) {
-        let mut p = self.pos.clone();
-        while p.outcome().is_none() && p.mover() != self.root {
+        for seat in self.coalition() {
             if captures {
-                crate::position::captures_of(&p, moves);
+                crate::position::captures_of_seat(&self.pos, seat, moves);
             } else {
-                p.generate_moves(moves);
+                self.pos.generate_moves_of(seat, moves);
             }
-            pass(&mut p);
         }
+    }
+
+    /// Best-reply mode: the opponents in play from the player to move up to the root, in
+    /// turn order (the turn goes round the seats in order, skipping those out).
+    fn coalition(&self) -> impl Iterator<Item = Seat> + '_ {
+        let in_play = self.pos.in_play();
+        let start = self.pos.mover().index();
+        (0..4)
+            .map(move |k| Seat::ALL[(start + k) % 4])
+            .take_while(move |&s| s != self.root)
+            .filter(move |&s| in_play.contains(s))
     }
 
     /// The player whose piece `mv` moves, if any.
@@ -296,17 +305,10 @@ impl SearchGame for Paranoid {
         if !self.coalition_layer() {
             return self.pos.is_legal(mv);
         }
-        let Some(owner) = self.owner(mv) else {
-            return false;
-        };
-        let mut p = self.pos.clone();
-        while p.outcome().is_none() && p.mover() != self.root {
-            if p.mover() == owner {
-                return p.is_legal(mv);
-            }
-            pass(&mut p);
+        match self.owner(mv) {
+            Some(owner) if self.coalition().any(|s| s == owner) => self.pos.is_legal_for(owner, mv),
+            _ => false,
         }
-        false
     }
 
     #[inline]
@@ -388,11 +390,6 @@ fn pass_move(pos: &Position) -> Move {
         .next()
         .expect("a player in play has a piece");
     Move::turn(sq, 0)
-}
-
-/// Passes the turn on in `pos` (a copy, never taken back).
-fn pass(pos: &mut Position) {
-    pos.make_move(pass_move(pos));
 }
 
 /// The group of each colour of `pos` searched for `root`: 0 if `root` controls it, else 1.

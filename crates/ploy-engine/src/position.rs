@@ -157,10 +157,15 @@ pub(crate) fn terminal_of(pos: &Position) -> Option<Terminal> {
 /// Appends the captures of the player who moves in `pos` (in a partnership game a partner
 /// may play an absorbed seat's turn: the seat to move then controls nothing).
 pub(crate) fn captures_of(pos: &Position, moves: &mut MoveList) {
+    captures_of_seat(pos, pos.mover(), moves);
+}
+
+/// Appends the captures `turn` would have if it were his turn (Best-Reply Search lets an
+/// opponent answer out of turn).
+pub(crate) fn captures_of_seat(pos: &Position, turn: ploy_core::Seat, moves: &mut MoveList) {
     if pos.outcome().is_some() {
         return;
     }
-    let turn = pos.mover();
     let board = pos.board();
     let own = pos.friends_of(turn).0;
     let occ = board.occupied().0;

@@ -29,6 +29,32 @@ impl Position {
         movegen::generate(&self.board, movers.0, friends.0, self.rules.rotation, list);
     }
 
+    /// Appends to `list` the moves `seat` would have if it were its turn: the moves of the
+    /// pieces it controls ([`Position::controlled_by`]), blocked by its friends, in the
+    /// order of [`Position::generate_moves`]. For the player to move of a free-for-all or
+    /// partnership game these are its legal moves; searches that let another player answer
+    /// out of turn (Best-Reply Search) use it for the others. Nothing when the game is
+    /// decided.
+    ///
+    /// ```
+    /// use ploy_core::{Position, Rules, Seat, Variant};
+    /// let pos = Position::start(Variant::FreeForAll, Rules::standard());
+    /// let mut list = ploy_core::MoveList::new();
+    /// pos.generate_moves_of(Seat::Green, &mut list);
+    /// assert_eq!(list[..], pos.legal_moves()[..]);
+    /// list.clear();
+    /// pos.generate_moves_of(Seat::Red, &mut list);
+    /// assert_eq!(list.len(), pos.legal_moves().len());
+    /// assert!(list.iter().all(|&m| pos.is_legal_for(Seat::Red, m) && !pos.is_legal(m)));
+    /// ```
+    pub fn generate_moves_of(&self, seat: Seat, list: &mut MoveList) {
+        if self.state.is_decided() {
+            return;
+        }
+        let (movers, friends) = (self.controlled_by(seat), self.friends_of(seat));
+        movegen::generate(&self.board, movers.0, friends.0, self.rules.rotation, list);
+    }
+
     /// The pieces the player to move may move, and those that block him.
     #[inline(always)]
     fn side_sets(&self) -> (Bitboard, Bitboard) {
@@ -181,11 +207,18 @@ impl Position {
     /// [`Position::legal_moves`], but without generating them).
     #[must_use]
     pub fn is_legal(&self, mv: Move) -> bool {
+        self.is_legal_for(self.mover(), mv)
+    }
+
+    /// Whether `mv` would be legal for `seat` if it were its turn: whether it is among
+    /// [`Position::generate_moves_of`]`(seat)`. For the player to move, [`Position::is_legal`].
+    #[must_use]
+    pub fn is_legal_for(&self, seat: Seat, mv: Move) -> bool {
         if self.state.is_decided() {
             return false;
         }
         let (from, to, r) = (mv.from(), mv.to(), mv.rotation());
-        let turn = self.mover();
+        let turn = seat;
         if !self.controlled_by(turn).contains(from) {
             return false;
         }

@@ -2,7 +2,8 @@
 //! variants with random rule options, checked against the reference generator of
 //! `common/reference.rs`, which keeps its own control, turn and elimination state: the fast
 //! generator lists exactly the reference moves (as sets, no duplicates), make/unmake
-//! restores everything, the incremental hash equals the recomputed one, `is_legal` agrees.
+//! restores everything, the incremental hash equals the recomputed one, `is_legal` agrees,
+//! and so do every seat's moves out of turn (`generate_moves_of`, `is_legal_for`).
 
 use crate::common::SplitMix;
 use crate::common::reference::{self, RefState};
@@ -125,6 +126,34 @@ fn check_generation(pos: &Position, state: &RefState) -> BTreeSet<Move> {
     fast_set
 }
 
+/// `generate_moves_of` and `is_legal_for` give every seat in play the moves the reference
+/// generator finds when a setup hands that seat the turn (the moves another player could
+/// answer with out of turn, as Best-Reply Search asks), in generation order.
+fn check_moves_of(pos: &Position) {
+    for seat in Seat::ALL.into_iter().filter(|&s| pos.in_play().contains(s)) {
+        let mut setup = pos.to_setup();
+        setup.turn = seat;
+        let Ok(turned) = Position::from_setup(setup, pos.rules()) else {
+            continue;
+        };
+        if turned.mover() != seat || turned.is_game_over() {
+            continue;
+        }
+        let reference = set_of(&RefState::of(&turned).moves());
+        let mut list = MoveList::new();
+        pos.generate_moves_of(seat, &mut list);
+        assert_eq!(set_of(&list), reference, "moves of {seat:?} in {pos:?}");
+        assert_eq!(list.len(), reference.len());
+        assert!(list.is_sorted_by_key(crate::common::generation_order));
+        for &mv in &reference {
+            assert!(pos.is_legal_for(seat, mv), "{mv:?} of {seat:?} in {pos:?}");
+        }
+        if seat == pos.mover() {
+            assert_eq!(list[..], pos.legal_moves()[..]);
+        }
+    }
+}
+
 /// `is_legal` agrees with the generator on every `(from, to, r)` triple.
 fn check_is_legal_exhaustive(pos: &Position, legal: &BTreeSet<Move>) {
     for from in Square::ALL {
@@ -224,6 +253,7 @@ proptest! {
             }
             if ply % 8 == 0 {
                 check_attacks(&pos);
+                check_moves_of(&pos);
             }
             if legal.is_empty() {
                 break;
