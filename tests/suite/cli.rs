@@ -757,10 +757,10 @@ fn levels_in_analyze_and_match() {
     assert_eq!(v["b"], "greedy");
 }
 
-/// `analyze --search KIND` chooses the search of a free-for-all position: the paranoid
-/// search (the default) writes a line per depth, scored for the mover against all three
-/// together; BRS one line with the mover's own score; both end with a legal move. A name
-/// that is no search is refused.
+/// `analyze --search KIND` chooses the search of a free-for-all position: the default
+/// (Best-Reply Search on the two-sided searcher) and the paranoid search write a line per
+/// depth, scored for the mover against all three together; the plain BRS one line with the
+/// mover's own score; each ends with a legal move. A name that is no search is refused.
 #[test]
 fn analyze_chooses_the_free_for_all_search() {
     let ffa = ploy::core::Position::start(
@@ -791,10 +791,12 @@ fn analyze_chooses_the_free_for_all_search() {
         lines
     };
     let score = |line: &str| -> i32 { line.split(' ').nth(3).unwrap().parse().unwrap() };
-    let paranoid = run(&[]);
-    assert_eq!(run(&["--search", "paranoid"]), paranoid);
-    assert!(paranoid.len() >= 3, "{paranoid:?}");
-    assert!(score(&paranoid[0]) < -1000, "{paranoid:?}");
+    // The default (Best-Reply Search on the two-sided searcher) and the paranoid search:
+    // a line per depth, the mover against all three together.
+    for two_sided in [run(&[]), run(&["--search", "paranoid"])] {
+        assert!(two_sided.len() >= 3, "{two_sided:?}");
+        assert!(score(&two_sided[0]) < -1000, "{two_sided:?}");
+    }
     let brs = run(&["--search", "brs"]);
     assert_eq!(brs.len(), 2, "{brs:?}");
     assert!(score(&brs[0]).abs() < 500, "{brs:?}");

@@ -421,7 +421,20 @@ impl Engine {
             *g = g.clone().with_best_reply(best_reply);
         }
         let history = root.history(game);
-        searcher.search_with(&root, &history, limits, options, observer)
+        if !best_reply || game.position().variant() != Variant::FreeForAll {
+            return searcher.search_with(&root, &history, limits, options, observer);
+        }
+        // A best-reply line skips the turns of the opponents who pass: only its start, up
+        // to the first reply out of turn, is a line of the game.
+        let pos = game.position();
+        let mut observer = observer;
+        let mut result = searcher.search_with(&root, &history, limits, options, |info| {
+            let mut shown = info.clone();
+            shown.pv = &info.pv[..legal_prefix(pos, info.pv)];
+            observer(&shown);
+        });
+        result.pv.truncate(legal_prefix(pos, &result.pv));
+        result
     }
 
     /// The search of a level below 8 (the game goes on).
@@ -562,6 +575,20 @@ pub trait GameHistory: SearchGame {
     /// The hashes, in this search game's hash space, of `game`'s positions since its last
     /// capture, oldest first, without the current one (which is the position `self` holds).
     fn history(&self, game: &Game) -> Vec<u64>;
+}
+
+/// How many moves of `pv` from `pos` are a line of the game (each legal in turn).
+fn legal_prefix(pos: &Position, pv: &[Move]) -> usize {
+    let mut pos = pos.clone();
+    let mut n = 0;
+    for &mv in pv {
+        if !pos.is_legal(mv) {
+            break;
+        }
+        pos.make_move(mv);
+        n += 1;
+    }
+    n
 }
 
 impl GameHistory for PlainPosition {

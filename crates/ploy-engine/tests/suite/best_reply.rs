@@ -202,3 +202,52 @@ fn the_start_layers_alternate_and_hash_apart_from_paranoid() {
     assert_eq!(g.position().mover(), Seat::Green, "Red and Yellow passed");
     assert_eq!(g.side().0, 0);
 }
+
+/// The engine's default free-for-all search is this game's: the same move, score and nodes
+/// as a searcher of the same configuration on `Paranoid::with_best_reply`, given the game's
+/// history; its principal variation is the line's legal start.
+#[test]
+fn the_engine_default_is_best_reply_search() {
+    use ploy_core::Game;
+    use ploy_engine::{Engine, GameHistory};
+    use ploy_search::Config;
+    let mut game = Game::start(Variant::FreeForAll, ploy_core::Rules::standard());
+    for text in ["c2-d3-5", "b7-c6-5"] {
+        let mv = ploy_notation_free_move(&game, text);
+        game.play(mv).expect("legal");
+    }
+    let limits = Limits::nodes(20_000);
+    let mut engine = Engine::new(Config::default());
+    assert_eq!(engine.ffa_search(), None);
+    let mine = engine.search(&game, &limits, |_| {});
+    let g = Paranoid::new(game.position().clone()).with_best_reply(true);
+    let mut searcher = Searcher::new(Config::default(), Evaluation::default());
+    let theirs = searcher.search(&g, &g.history(&game), &limits, |_| {});
+    assert_eq!(
+        (mine.best_move, mine.score, mine.nodes, mine.depth),
+        (theirs.best_move, theirs.score, theirs.nodes, theirs.depth)
+    );
+    assert!(!mine.pv.is_empty() && mine.pv.len() <= theirs.pv.len());
+    assert_eq!(mine.pv[..], theirs.pv[..mine.pv.len()]);
+    let mut pos = game.position().clone();
+    for &mv in &mine.pv {
+        assert!(pos.is_legal(mv));
+        pos.make_move(mv);
+    }
+    if mine.pv.len() < theirs.pv.len() {
+        assert!(
+            !pos.is_legal(theirs.pv[mine.pv.len()]),
+            "the line is cut where it leaves the game"
+        );
+    }
+}
+
+/// A move of `game` by its text (`from-to-turns`), found among the legal moves.
+fn ploy_notation_free_move(game: &ploy_core::Game, text: &str) -> Move {
+    game.position()
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| m.to_string() == text)
+        .unwrap_or_else(|| panic!("{text} is legal"))
+}
