@@ -27,6 +27,8 @@
 #     NODES=32000 matches/multi-player.sh mcts32k Search=mcts pyloff3
 #   caps8k (the build of e6dacfc as A, played by `ploy match` directly: see docs/pyloff.md,
 #     "Urgent moves at four times the budget"; 40.8 %, now the three-player default)
+#   bestreply (c75aa00, Best-Reply Search on the two-sided searcher, this build's default
+#     for Ploy's free-for-all): JOBS=2 matches/multi-player.sh bestreply ffa   (39.8 %)
 set -euo pipefail
 label="${1:?usage: matches/multi-player.sh LABEL [pyloff4|pyloff3|ffa]...}"
 shift

@@ -416,10 +416,10 @@ impl Engine {
         // paranoidly.
         let best_reply = self.ffa_search.is_none() && options.mate_plies.is_none();
         let searcher = self.searcher_mut();
-        let mut root = searcher.evaluator().game(game.position().clone());
-        if let PloyGame::Paranoid(g) = &mut root {
-            *g = g.clone().with_best_reply(best_reply);
-        }
+        let root = searcher
+            .evaluator()
+            .game(game.position().clone())
+            .with_best_reply(best_reply);
         let history = root.history(game);
         if !best_reply || game.position().variant() != Variant::FreeForAll {
             return searcher.search_with(&root, &history, limits, options, observer);

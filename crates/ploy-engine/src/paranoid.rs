@@ -1,4 +1,5 @@
-//! Four-player search: the paranoid reduction of a free-for-all game to two sides.
+//! Four-player search: the paranoid and best-reply reductions of a free-for-all game to two
+//! sides.
 
 use crate::SearchMoves;
 use crate::eval::tracks::{Groups, Tracks};
@@ -32,7 +33,11 @@ const BEST_REPLY_KEY: u64 = 0x5D2B_8E61_03F7_C94A;
 ///   follows can help him. A draw is a draw.
 /// - **Evaluation** ([`crate::Evaluation`]): the pieces of every colour the root controls
 ///   against all other pieces on the board (colours the root took over count for him).
-/// - **Hash:** the position's hash with a key for the root mixed in; use
+/// - **Best-reply mode** ([`Paranoid::with_best_reply`], the engine's default search of
+///   free-for-all games): the coalition makes one move between two of the root's, any one
+///   opponent's, the others passing.
+/// - **Hash:** the position's hash with a key for the root (and one for best-reply mode)
+///   mixed in; use
 ///   [`crate::GameHistory::history`] (or [`crate::PloyGame::history`]) for repetitions.
 ///
 /// ```
@@ -114,7 +119,8 @@ impl Paranoid {
     /// ```
     /// use ploy_core::{Position, Rules, Seat, Variant};
     /// use ploy_engine::Paranoid;
-    /// use ploy_search::{SearchGame, SearchMoves, Side};
+    /// use ploy_engine::SearchMoves;
+    /// use ploy_search::{SearchGame, Side};
     /// let start = Position::start(Variant::FreeForAll, Rules::standard());
     /// let mut g = Paranoid::new(start).with_best_reply(true);
     /// let mut moves = SearchMoves::default();

@@ -44,6 +44,24 @@ impl PloyGame {
         }
     }
 
+    /// The same game with the free-for-all searched in best-reply mode (`true`) or
+    /// paranoidly ([`Paranoid::with_best_reply`]); two sides are not affected. The engine
+    /// searches free-for-all games in best-reply mode by default.
+    ///
+    /// ```
+    /// use ploy_core::{Position, Rules, Variant};
+    /// use ploy_engine::PloyGame;
+    /// let g = PloyGame::new(Position::start(Variant::FreeForAll, Rules::standard()));
+    /// assert!(matches!(g.with_best_reply(true), PloyGame::Paranoid(p) if p.is_best_reply()));
+    /// ```
+    #[must_use]
+    pub fn with_best_reply(self, on: bool) -> PloyGame {
+        match self {
+            PloyGame::Paranoid(p) => PloyGame::Paranoid(p.with_best_reply(on)),
+            sides => sides,
+        }
+    }
+
     /// The position.
     #[must_use]
     pub fn position(&self) -> &Position {

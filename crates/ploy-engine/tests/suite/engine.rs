@@ -99,7 +99,11 @@ fn the_same_answer_as_a_searcher_driven_by_hand() {
         let limits = Limits::depth(3);
         let by_engine = Engine::new(small()).search(&game, &limits, |_| {});
         let mut searcher = Searcher::new(small(), Evaluation::default());
-        let root = searcher.evaluator().game(game.position().clone());
+        // The free-for-all's default is Best-Reply Search on the two-sided searcher.
+        let root = searcher
+            .evaluator()
+            .game(game.position().clone())
+            .with_best_reply(true);
         let by_hand = searcher.search(&root, &root.history(&game), &limits, |_| {});
         assert_eq!(
             (by_engine.best_move, by_engine.score, by_engine.nodes),
