@@ -257,14 +257,7 @@ impl MultiGame for FreeForAll {
     /// changes no piece and passes the turn on as after any move (to the next player in
     /// play), with the hash. The tracked sets do not change.
     fn make_pass(&mut self) {
-        let mover = self.pos.mover();
-        let sq = self
-            .pos
-            .controlled_by(mover)
-            .iter()
-            .next()
-            .expect("a player in play has a piece");
-        let mv = Move::turn(sq, 0);
+        let mv = crate::position::pass_move(&self.pos);
         let (quiet, drawn) = (self.quiet, self.drawn);
         let undo = self.pos.make_move(mv);
         debug_assert_eq!(self.pos.hash(), self.pos.compute_hash());

@@ -207,7 +207,7 @@ impl Paranoid {
 
     /// Passes the turn on (best-reply mode), to take back.
     fn pass(&mut self) {
-        let mv = pass_move(&self.pos);
+        let mv = crate::position::pass_move(&self.pos);
         let undo = self.pos.make_move(mv);
         self.passes.push((mv, undo));
     }
@@ -282,11 +282,12 @@ impl SearchGame for Paranoid {
     #[inline]
     fn generate(&self, moves: &mut SearchMoves) {
         let moves = &mut moves.0;
+        if self.root_out() {
+            return;
+        }
         if self.coalition_layer() {
-            if !self.root_out() {
-                self.coalition_moves(moves, false);
-            }
-        } else if !self.root_out() {
+            self.coalition_moves(moves, false);
+        } else {
             self.pos.generate_moves(moves);
         }
     }
@@ -294,11 +295,12 @@ impl SearchGame for Paranoid {
     #[inline]
     fn generate_captures(&self, moves: &mut SearchMoves) {
         let moves = &mut moves.0;
+        if self.root_out() {
+            return;
+        }
         if self.coalition_layer() {
-            if !self.root_out() {
-                self.coalition_moves(moves, true);
-            }
-        } else if !self.root_out() {
+            self.coalition_moves(moves, true);
+        } else {
             crate::position::captures_of(&self.pos, moves);
         }
     }
@@ -385,17 +387,6 @@ impl SearchGame for Paranoid {
             100.0 - crate::share::seat_share(&self.pos, self.root, -score)
         }
     }
-}
-
-/// A move that changes nothing but passes the turn on: a piece of the player to move
-/// turned by zero steps (ploy-core's `make_move` hands the turn to the next player in play).
-fn pass_move(pos: &Position) -> Move {
-    let sq = pos
-        .controlled_by(pos.mover())
-        .iter()
-        .next()
-        .expect("a player in play has a piece");
-    Move::turn(sq, 0)
 }
 
 /// The group of each colour of `pos` searched for `root`: 0 if `root` controls it, else 1.

@@ -185,6 +185,18 @@ pub(crate) fn captures_of_seat(pos: &Position, turn: ploy_core::Seat, moves: &mu
     }
 }
 
+/// A move that changes nothing but hands the turn on: a piece of the player to move turned
+/// by zero steps (ploy-core's `make_move` then passes the turn to the next player in play).
+/// Ploy has no pass: only the searches that let players pass (Best-Reply Search) make one.
+pub(crate) fn pass_move(pos: &Position) -> Move {
+    let sq = pos
+        .controlled_by(pos.mover())
+        .iter()
+        .next()
+        .expect("a player in play has a piece");
+    Move::turn(sq, 0)
+}
+
 /// Whether `mv` captures in `pos`.
 #[inline]
 pub(crate) fn is_capture_in(pos: &Position, mv: Move) -> bool {
