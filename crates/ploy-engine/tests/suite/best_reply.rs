@@ -6,7 +6,7 @@
 //! configuration of the search returns plain negamax's value on the best-reply game.
 
 use crate::common::mix;
-use crate::four_player::{playout, rules};
+use crate::four_player::{pick_move, playout, rules};
 use ploy_core::{Move, Position, Seat, Variant};
 use ploy_engine::{Evaluation, Paranoid, SearchMoves};
 use ploy_search::{Evaluator, Limits, SearchGame, Searcher, negamax};
@@ -127,12 +127,7 @@ proptest! {
             g.generate(&mut moves);
             if moves.is_empty() { break; }
             s = mix(s);
-            let captures: Vec<Move> = moves.iter().copied().filter(|&m| g.is_capture(m)).collect();
-            let mv = if !captures.is_empty() && s % 2 == 0 {
-                captures[(s >> 8) as usize % captures.len()]
-            } else {
-                moves[(s >> 8) as usize % moves.len()]
-            };
+            let mv = pick_move(&moves, s, |m| g.is_capture(m));
             prop_assert!(g.is_legal(mv));
             made.push((mv, g.make(mv)));
             prop_assert_eq!(SearchGame::hash(&g), SearchGame::hash(&fresh(&g)));

@@ -66,6 +66,17 @@ pub(crate) fn rules(bits: u8) -> Rules {
         })
 }
 
+/// A move of `moves` (not empty) picked by the random `s`: a capture every other time when
+/// there is one, so that players get eliminated and colours change hands.
+pub(crate) fn pick_move(moves: &[Move], s: u64, is_capture: impl Fn(Move) -> bool) -> Move {
+    let captures: Vec<Move> = moves.iter().copied().filter(|&m| is_capture(m)).collect();
+    if !captures.is_empty() && s % 2 == 0 {
+        captures[(s >> 8) as usize % captures.len()]
+    } else {
+        moves[(s >> 8) as usize % moves.len()]
+    }
+}
+
 /// A random playout of `plies` from `variant`'s start, preferring captures two times in
 /// three (so players get eliminated and colours change hands).
 pub(crate) fn playout(variant: Variant, rule_bits: u8, seed: u64, plies: u32) -> Position {
@@ -165,12 +176,7 @@ proptest! {
             let moves = pos.legal_moves();
             if moves.is_empty() { break; }
             s = mix(s);
-            let captures: Vec<Move> = moves.iter().copied().filter(|&m| pos.is_capture(m)).collect();
-            let mv = if !captures.is_empty() && s % 2 == 0 {
-                captures[(s >> 8) as usize % captures.len()]
-            } else {
-                moves[(s >> 8) as usize % moves.len()]
-            };
+            let mv = pick_move(&moves, s, |m| pos.is_capture(m));
             made.push((mv, pos.make(mv)));
             if pos.terminal().is_some() { break; }
             prop_assert_eq!(eval.evaluate(&pos), eval.evaluate(pos.position()));
@@ -209,12 +215,7 @@ proptest! {
             let moves = g.position().legal_moves();
             if moves.is_empty() { break; }
             s = mix(s);
-            let captures: Vec<Move> = moves.iter().copied().filter(|&m| g.is_capture(m)).collect();
-            let mv = if !captures.is_empty() && s % 2 == 0 {
-                captures[(s >> 8) as usize % captures.len()]
-            } else {
-                moves[(s >> 8) as usize % moves.len()]
-            };
+            let mv = pick_move(&moves, s, |m| g.is_capture(m));
             made.push((mv, g.make(mv)));
             if g.terminal().is_none() {
                 prop_assert_eq!(eval.evaluate(&g), eval.evaluate(&fresh(&g)));
