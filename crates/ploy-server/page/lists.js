@@ -26,6 +26,11 @@
     let overPages = 1; // how many pages of finished games "Your games" shows
     let lobbySeq = 0;
     let watchSeq = 0;
+    // What each list shows now (see `listKey`): a reading that would show the same is not
+    // drawn again, so a link or button is never replaced under the pointer while it is being
+    // clicked (the event stream's `ready` and every change read the lists again).
+    let lobbyShown = null;
+    let watchShown = null;
 
     function gameLabel(summary) {
       const mod = moduleFor(summary.game);
@@ -68,10 +73,19 @@
           readPages(user + '&filter=over', showOver ? overPages : 1),
         ]);
       } catch (e) {
-        if (seq === lobbySeq) box.replaceChildren(el('p', { class: 'message', text: e.message }));
+        if (seq === lobbySeq) {
+          lobbyShown = null;
+          box.replaceChildren(el('p', { class: 'message', text: e.message }));
+        }
         return;
       }
       if (seq !== lobbySeq) return; // a newer reading is on its way
+      const key = listKey(showOver, games.games, over.games, over.next_page);
+      if (key === lobbyShown && box.childElementCount) {
+        loadNotes();
+        return;
+      }
+      lobbyShown = key;
       games = games.games;
       const invitedMe = (g) => g.status === 'invited' && (g.waiting_for || []).some((u) => same(u, state.me));
       const invitations = games.filter(invitedMe);
@@ -125,6 +139,14 @@
       }
       box.replaceChildren(...out);
       loadNotes();
+    }
+
+    // Everything of a reading that a list shows: who reads it, what was asked and which games in
+    // which state (the fields `gameItem` uses), each part a value or a list of games.
+    function listKey(...parts) {
+      const item = (g) => [g.id, g.game, g.status, g.to_move, g.ply, g.players, g.waiting_for, g.result,
+        gameLabel(g)];
+      return JSON.stringify([state.me, ...parts.map((p) => (Array.isArray(p) ? p.map(item) : p))]);
     }
 
     // The newest notifications, each with its date (notes.js). GET /api/inbox answers them
@@ -230,16 +252,23 @@
         const q = 'filter=' + w.show + (w.game ? '&game=' + encodeURIComponent(w.game) : '') + '&page=' + w.page;
         answer = await api('GET', '/api/games?' + q);
       } catch (e) {
-        if (seq === watchSeq) box.replaceChildren(el('p', { class: 'message', text: e.message }));
+        if (seq === watchSeq) {
+          watchShown = null;
+          box.replaceChildren(el('p', { class: 'message', text: e.message }));
+        }
         return;
       }
       if (seq !== watchSeq) return;
       const what = w.show === 'over' ? 'finished games' : w.show === 'all' ? 'games' : 'running games';
-      if (answer.games.length) {
+      const key = listKey(w.game, w.show, w.page, answer.games);
+      if (key === watchShown && box.childElementCount) {
+        // The same as on the screen.
+      } else if (answer.games.length) {
         box.replaceChildren(el('ul', { class: 'game-list' }, ...answer.games.map((g) => gameItem(g, false))));
       } else {
         box.replaceChildren(el('p', { class: 'empty', text: w.page > 1 ? 'No more ' + what + '.' : 'No ' + what + ' yet.' }));
       }
+      watchShown = key;
       $('watch-prev').disabled = w.page <= 1;
       $('watch-next').disabled = !answer.next_page;
       $('watch-page').textContent = 'Page ' + w.page;

@@ -281,16 +281,36 @@ impl Browser {
     /// # Errors
     /// The browser refuses the input.
     pub fn click_at(&mut self, x: f64, y: f64) -> Result<(), Error> {
+        self.press_at(x, y)?;
+        self.release_at(x, y)
+    }
+
+    /// Moves the pointer to page coordinates and presses the left button there (a click's
+    /// first half: [`Browser::release_at`] ends it).
+    ///
+    /// # Errors
+    /// The browser refuses the input.
+    pub fn press_at(&mut self, x: f64, y: f64) -> Result<(), Error> {
         self.call(
             "Input.dispatchMouseEvent",
             json!({"type": "mouseMoved", "x": x, "y": y}),
         )?;
-        for kind in ["mousePressed", "mouseReleased"] {
-            self.call(
-                "Input.dispatchMouseEvent",
-                json!({"type": kind, "x": x, "y": y, "button": "left", "buttons": 1, "clickCount": 1}),
-            )?;
-        }
+        self.call(
+            "Input.dispatchMouseEvent",
+            json!({"type": "mousePressed", "x": x, "y": y, "button": "left", "buttons": 1, "clickCount": 1}),
+        )?;
+        Ok(())
+    }
+
+    /// Releases the left button at page coordinates.
+    ///
+    /// # Errors
+    /// The browser refuses the input.
+    pub fn release_at(&mut self, x: f64, y: f64) -> Result<(), Error> {
+        self.call(
+            "Input.dispatchMouseEvent",
+            json!({"type": "mouseReleased", "x": x, "y": y, "button": "left", "buttons": 1, "clickCount": 1}),
+        )?;
         Ok(())
     }
 
