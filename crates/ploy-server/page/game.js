@@ -63,6 +63,9 @@
 
     function setLatest(g, view) {
       if (g.latest && view.moves_played < g.latest.moves_played) return; // an older answer
+      // A reading that finds the game as it is on the screen draws nothing again, so a button
+      // (a turn under the board) is never replaced under the pointer while it is being clicked.
+      if (g.latest && (!g.follow || g.shown === g.latest) && JSON.stringify(view) === JSON.stringify(g.latest)) return;
       const first = !g.latest;
       g.latest = view;
       if (!g.module) {

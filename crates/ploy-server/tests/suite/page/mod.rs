@@ -149,6 +149,23 @@ fn latest(b: &mut Browser) -> Value {
     b.eval("window.ployd.latest()").unwrap()
 }
 
+/// Has the page's event stream say `ready` (as when it connects, after which the page reads
+/// what it shows again) and waits until the page has asked `path` once more, and a moment
+/// for the answer to be drawn.
+fn stream_ready(b: &mut Browser, path: &str) {
+    let asked = format!(
+        "performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname === {path:?}).length"
+    );
+    b.eval("performance.setResourceTimingBufferSize(100000); true")
+        .unwrap();
+    let before = b.eval(&asked).unwrap().as_u64().unwrap();
+    b.eval("window.ployd.state().events.dispatchEvent(new MessageEvent('ready', { data: '{}' })); true")
+        .unwrap();
+    b.wait_for(&format!("{asked} > {before}"), WAIT).unwrap();
+    b.eval("new Promise((done) => setTimeout(() => done(true), 100))")
+        .unwrap();
+}
+
 /// Waits until the game is over or it is the page user's turn and the board takes moves.
 fn wait_turn_or_end(b: &mut Browser) -> Value {
     b.wait_for(
