@@ -108,10 +108,7 @@ fn long_lists_are_read_page_by_page() {
     // The list is read again whenever the event stream connects or names a change: a reading
     // that finds nothing new must not take the button away between pressing and releasing
     // it. Here the stream says it connected while the button is held down.
-    let (x, y) = b.centre("#more-finished").unwrap();
-    b.press_at(x, y).unwrap();
-    stream_ready(&mut b, "/api/inbox");
-    b.release_at(x, y).unwrap();
+    click_across_ready(&mut b, "#more-finished", "/api/inbox");
     b.wait_for(
         "document.querySelectorAll('#games a[data-game]').length === 105 \
          && document.getElementById('more-finished') === null",

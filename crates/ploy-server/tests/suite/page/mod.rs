@@ -149,6 +149,16 @@ fn latest(b: &mut Browser) -> Value {
     b.eval("window.ployd.latest()").unwrap()
 }
 
+/// Clicks `selector` in two halves, with the page reading what it shows again in between:
+/// the button pressed, the event stream saying `ready` (see [`stream_ready`]; the page
+/// then asks `path` again), the button released.
+fn click_across_ready(b: &mut Browser, selector: &str, path: &str) {
+    let (x, y) = b.centre(selector).unwrap();
+    b.press_at(x, y).unwrap();
+    stream_ready(b, path);
+    b.release_at(x, y).unwrap();
+}
+
 /// Has the page's event stream say `ready` (as when it connects, after which the page reads
 /// what it shows again) and waits until the page has asked `path` once more, and a moment
 /// for the answer to be drawn.

@@ -114,10 +114,11 @@ fn a_shield_moves_in_one_click_and_turns_as_a_second_step() {
     .unwrap();
     // The game is read again whenever the event stream connects or names a change: a reading
     // that finds nothing new must not take the button away between pressing and releasing it.
-    let (x, y) = b.centre(&format!("#choices [data-move=\"{mv}\"]")).unwrap();
-    b.press_at(x, y).unwrap();
-    stream_ready(&mut b, &format!("/api/games/{id}"));
-    b.release_at(x, y).unwrap();
+    click_across_ready(
+        &mut b,
+        &format!("#choices [data-move=\"{mv}\"]"),
+        &format!("/api/games/{id}"),
+    );
     b.wait_for("window.ployd.latest().moves_played === 3", WAIT)
         .unwrap();
     assert_eq!(latest(&mut b)["moves"][2], json!(mv));
